@@ -1,0 +1,2 @@
+// @claw/embeddings-voyage: skeleton. Its contents arrive with the embeddings issue (#4); see ../shared/CONTRACT.md §1.
+export {};

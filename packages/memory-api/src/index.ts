@@ -1,0 +1,33 @@
+export type { Chunk } from "./chunk.js";
+export type {
+  EmbeddingProvider,
+  EmbeddingPurpose,
+  EmbedOptions,
+  TextGenerator,
+} from "./embedding-provider.js";
+export { type Logger, silentLogger } from "./logger.js";
+export type { Memory, MemoryStatus } from "./memory.js";
+export type {
+  ConflictMode,
+  MemoryCategory,
+  MemoryEntry,
+  MemorySource,
+  MergeStrategy,
+  SearchMode,
+} from "./memory-entry.js";
+export {
+  isMemoryError,
+  MEMORY_ERROR_CODES,
+  MemoryError,
+  type MemoryErrorCode,
+  type MemoryErrorOptions,
+} from "./memory-error.js";
+export type {
+  ExportFilter,
+  ListOptions,
+  NamespaceOption,
+  ProgressOptions,
+  RecallOptions,
+  StoreOptions,
+} from "./memory-options.js";
+export type { MemoryPlugin, PluginContext } from "./plugin.js";

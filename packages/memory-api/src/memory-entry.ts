@@ -1,0 +1,45 @@
+/** "core" | "daily" | "conversation"; any other string is a custom category. */
+export type MemoryCategory = "core" | "daily" | "conversation" | (string & {});
+
+export type SearchMode = "hybrid" | "embedding" | "bm25";
+
+export type MergeStrategy =
+  | { kind: "rrf"; k: number }
+  | { kind: "weighted"; vectorWeight: number; keywordWeight: number };
+
+export type ConflictMode =
+  | { kind: "jaccard" }
+  | { kind: "combined"; jaccardWeight: number; cosineWeight: number; bm25Weight: number };
+
+export interface MemorySource {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface MemoryEntry {
+  /** uuid */
+  id: string;
+  /** Unique within its namespace. */
+  key: string;
+  content: string;
+  category: MemoryCategory;
+  /** "default" unless given. */
+  namespace: string;
+  sessionId?: string;
+  /** 0..1 */
+  importance?: number;
+  /** Key of the entry that replaced this one. */
+  supersededBy?: string;
+  /** RFC 3339, UTC. */
+  createdAt: string;
+  updatedAt: string;
+  /** = updatedAt (the seed's field). */
+  timestamp: string;
+  /** Set by recall. */
+  score?: number;
+  /** Only when recall(..., { withEmbeddings: true }) or export({ includeEmbeddings: true }). */
+  embedding?: Float32Array;
+  /** Entries indexed from Markdown files. */
+  source?: MemorySource;
+}

@@ -1,0 +1,51 @@
+import type { MemoryCategory, SearchMode } from "./memory-entry.js";
+
+export interface StoreOptions {
+  /** Default "core". */
+  category?: MemoryCategory;
+  namespace?: string;
+  sessionId?: string;
+  /** 0..1; computed from the content and category when not given. */
+  importance?: number;
+}
+
+export interface RecallOptions {
+  /** Default 5. */
+  limit?: number;
+  /** Default "default"; "*" = every namespace the caller may read. */
+  namespace?: string;
+  sessionId?: string;
+  since?: string | Date;
+  until?: string | Date;
+  categories?: MemoryCategory[];
+  mode?: SearchMode;
+  minScore?: number;
+  includeSuperseded?: boolean;
+  withEmbeddings?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ListOptions {
+  namespace?: string;
+  category?: MemoryCategory;
+  sessionId?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ExportFilter {
+  namespace?: string;
+  category?: MemoryCategory;
+  sessionId?: string;
+  since?: string | Date;
+  until?: string | Date;
+  includeEmbeddings?: boolean;
+}
+
+export interface NamespaceOption {
+  namespace?: string;
+}
+
+export interface ProgressOptions {
+  onProgress?: (done: number, total: number) => void;
+}

@@ -1,0 +1,52 @@
+import type { MemoryCategory, MemoryEntry } from "./memory-entry.js";
+import type {
+  ExportFilter,
+  ListOptions,
+  NamespaceOption,
+  ProgressOptions,
+  RecallOptions,
+  StoreOptions,
+} from "./memory-options.js";
+
+export interface MemoryStatus {
+  backend: string;
+  path?: string;
+  entries: number;
+  namespaces: number;
+  pendingEmbeddings: number;
+  missingEmbeddings: number;
+  embedding: { provider: string; model: string; dimensions: number } | null;
+  embeddingUnavailableReason?: string;
+  vector: "sqlite-vec" | "js" | "none";
+  fts: boolean;
+  schemaVersion: number;
+  sizeBytes?: number;
+  /** Why this store runs degraded (e.g. NoneMemory fallback, sqlite-vec missing). */
+  warnings?: string[];
+}
+
+export interface Memory {
+  /** "sqlite" | "none" | ... */
+  readonly name: string;
+  /** Upsert by (namespace, key). */
+  store(key: string, content: string, options?: StoreOptions): Promise<MemoryEntry>;
+  get(key: string, options?: NamespaceOption): Promise<MemoryEntry | null>;
+  /** Best first; "" or "*" = most recent. */
+  recall(query: string, options?: RecallOptions): Promise<MemoryEntry[]>;
+  list(options?: ListOptions): Promise<MemoryEntry[]>;
+  forget(key: string, options?: NamespaceOption): Promise<boolean>;
+  purgeNamespace(namespace: string): Promise<number>;
+  purgeSession(sessionId: string): Promise<number>;
+  count(options?: { namespace?: string; category?: MemoryCategory }): Promise<number>;
+  export(filter?: ExportFilter): Promise<MemoryEntry[]>;
+  import(entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>): Promise<number>;
+  topCoreMemories(limit: number, options?: NamespaceOption): Promise<MemoryEntry[]>;
+  healthCheck(): Promise<boolean>;
+  status(): Promise<MemoryStatus>;
+  reindex(options?: ProgressOptions): Promise<number>;
+  backfillEmbeddings(batchSize?: number, options?: ProgressOptions): Promise<number>;
+  /** Wait until deferred embeddings are written. */
+  flush(): Promise<void>;
+  /** Flush (bounded), then release the database. */
+  close(): Promise<void>;
+}

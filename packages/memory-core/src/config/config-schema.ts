@@ -1,0 +1,193 @@
+// The one schema of claw-memory's configuration: it is the source of the types, the defaults and the
+// validation. Keys are the camelCase forms of the TOML keys (seed 000's `[memory]` table verbatim).
+import { z } from "zod";
+import {
+  embeddingProviderSpec,
+  envVarName,
+  expected,
+  flag,
+  httpUrl,
+  integerBetween,
+  nonEmptyString,
+  nonNegativeInteger,
+  nonNegativeNumber,
+  numberBetween,
+  oneOf,
+  positiveInteger,
+  positiveNumber,
+} from "./config-fields.js";
+
+const weight = () => numberBetween(0, 1);
+
+const conflictModeObjectSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("jaccard") }),
+  z.strictObject({
+    kind: z.literal("combined"),
+    jaccardWeight: weight().default(0.4),
+    cosineWeight: weight().default(0.4),
+    bm25Weight: weight().default(0.2),
+  }),
+]);
+
+/** `"jaccard"`, `"combined"` or the object form; the output is always the object form. */
+const conflictModeSchema = z.union(
+  [
+    oneOf(["jaccard", "combined"]).transform((kind) => conflictModeObjectSchema.parse({ kind })),
+    conflictModeObjectSchema,
+  ],
+  expected('"jaccard", "combined" or a table with kind = "jaccard" | "combined"'),
+);
+
+const mergeStrategyObjectSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("rrf"), k: nonNegativeNumber().default(60) }),
+  z.strictObject({
+    kind: z.literal("weighted"),
+    vectorWeight: weight().default(0.7),
+    keywordWeight: weight().default(0.3),
+  }),
+]);
+
+/** `"rrf"`, `"weighted"` or the object form (missing fields filled); the output is always the object form. */
+const mergeStrategySchema = z.union(
+  [
+    oneOf(["rrf", "weighted"]).transform((kind) => mergeStrategyObjectSchema.parse({ kind })),
+    mergeStrategyObjectSchema,
+  ],
+  expected('"rrf", "weighted" or a table with kind = "rrf" | "weighted"'),
+);
+
+/** The `[memory]` table. */
+export const memorySettingsSchema = z.strictObject(
+  {
+    backend: oneOf(["sqlite", "none", "postgres"]).default("sqlite"),
+    autoSave: flag().default(true),
+    hygieneEnabled: flag().default(true),
+    hygieneIntervalHours: positiveNumber().default(12),
+    conversationRetentionDays: positiveInteger().default(30),
+    dailyRetentionDays: positiveInteger().default(30),
+    /** Per-category retention floors: no floor when absent. */
+    minRetentionFloor: nonNegativeInteger().optional(),
+    conversationRetentionFloor: nonNegativeInteger().optional(),
+    dailyRetentionFloor: nonNegativeInteger().optional(),
+    snapshotEnabled: flag().default(false),
+    autoHydrate: flag().default(true),
+    conflictThreshold: numberBetween(0, 1).default(0.6),
+    conflictMode: conflictModeSchema.prefault("combined"),
+    searchMode: oneOf(["hybrid", "embedding", "bm25"]).default("hybrid"),
+    mergeStrategy: mergeStrategySchema.prefault("rrf"),
+    /** Absent means: true when an embedding provider is set. */
+    deferEmbedding: flag().optional(),
+    embeddingProvider: embeddingProviderSpec().default("auto"),
+    embeddingFallback: embeddingProviderSpec().optional(),
+    /** Absent means the provider's default model. */
+    embeddingModel: nonEmptyString().optional(),
+    /** Absent means the provider's (or the local model's) own dimensions. */
+    embeddingDims: positiveInteger().optional(),
+    embeddingCacheMax: nonNegativeInteger().default(10_000),
+    embeddingBatchTokens: positiveInteger().default(8_000),
+    embeddingConcurrency: positiveInteger().default(2),
+    embeddingTimeoutMs: positiveInteger().default(30_000),
+    backfillOnStartup: flag().default(false),
+    autoRecall: flag().default(true),
+    autoRecallLimit: positiveInteger().default(5),
+    /** Absent means: the same as autoRecall. */
+    stableMemoryInSystemPrompt: flag().optional(),
+    maxContentBytes: positiveInteger().default(1_048_576),
+    ftsEarlyReturnScore: numberBetween(0, 1).default(0.85),
+    hotCacheSize: nonNegativeInteger().default(256),
+    hotCacheTtlSeconds: nonNegativeInteger().default(300),
+    decayHalfLifeDays: positiveNumber().default(7),
+    mmrEnabled: flag().default(false),
+    mmrLambda: numberBetween(0, 1).default(0.7),
+    recallLimitMax: positiveInteger().default(1_000),
+    closeTimeoutMs: nonNegativeInteger().default(10_000),
+    /** Where local ONNX models are downloaded from. */
+    modelBaseUrl: httpUrl().default("https://huggingface.co"),
+  },
+  expected("a table of memory settings"),
+);
+
+/** One `[[server.tokens]]` entry: exactly one of `token` and `tokenEnv`. */
+const serverTokenSchema = z
+  .strictObject(
+    {
+      token: nonEmptyString().optional(),
+      tokenEnv: envVarName().optional(),
+      /** Absent means every namespace. */
+      namespaces: z
+        .array(nonEmptyString(), expected("an array of namespace names"))
+        .min(1, expected("at least one namespace (leave namespaces out for every namespace)"))
+        .optional(),
+      readOnly: flag().default(false),
+    },
+    expected("a table with token or token_env"),
+  )
+  .superRefine((entry, ctx) => {
+    if ((entry.token === undefined) === (entry.tokenEnv === undefined)) {
+      ctx.addIssue({ code: "custom", input: entry, message: "expected exactly one of token or token_env" });
+    }
+  });
+
+/** The `[server]` table of the HTTP server app. */
+export const serverSettingsSchema = z.strictObject(
+  {
+    host: nonEmptyString().default("127.0.0.1"),
+    port: integerBetween(0, 65_535).default(7878),
+    bodyLimitBytes: positiveInteger().default(1_048_576),
+    tokens: z.array(serverTokenSchema, expected("an array of [[server.tokens]] tables")).prefault([]),
+  },
+  expected("a table of server settings"),
+);
+
+/** One `[providers.<name>]` table. */
+const providerSettingsSchema = z.strictObject(
+  {
+    apiKey: nonEmptyString().optional(),
+    apiKeyEnv: envVarName().optional(),
+    baseUrl: httpUrl().optional(),
+    model: nonEmptyString().optional(),
+  },
+  expected("a table of provider settings"),
+);
+
+const postgresSettingsSchema = z.strictObject(
+  { url: nonEmptyString().optional() },
+  expected("a table of postgres settings"),
+);
+
+/** The whole configuration: `[memory]`, `[server]`, `[providers.<name>]` and `[postgres]`. */
+export const memoryConfigSchema = z.strictObject(
+  {
+    memory: memorySettingsSchema.prefault({}),
+    server: serverSettingsSchema.prefault({}),
+    /** By provider name: "openai", "openrouter", "gemini", "voyage", "local" or a custom name. */
+    providers: z
+      .record(nonEmptyString(), providerSettingsSchema, expected("a table of [providers.<name>] tables"))
+      .prefault({}),
+    postgres: postgresSettingsSchema.prefault({}),
+  },
+  expected("a table of settings"),
+);
+
+export type MemoryConfig = z.output<typeof memoryConfigSchema>;
+export type MemorySettings = MemoryConfig["memory"];
+export type ServerSettings = MemoryConfig["server"];
+export type ServerTokenSettings = ServerSettings["tokens"][number];
+export type ProviderSettings = z.output<typeof providerSettingsSchema>;
+export type PostgresSettings = MemoryConfig["postgres"];
+/**
+ * What parseConfig and createMemory accept: the sections, all optional, plus (as a convenience)
+ * any `[memory]` setting at the top level.
+ */
+export type MemoryConfigInput = z.input<typeof memoryConfigSchema> & z.input<typeof memorySettingsSchema>;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Every default, frozen: the configuration an empty file gives. */
+export const DEFAULT_CONFIG: MemoryConfig = deepFreeze(memoryConfigSchema.parse({}));

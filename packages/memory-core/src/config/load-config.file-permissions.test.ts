@@ -1,0 +1,77 @@
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isMemoryError } from "@claw/memory-api";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "./load-config.js";
+import { captureLogger, rejectionOf } from "./test-support/config-test-helpers.js";
+
+const INLINE_TOKEN = `[server]
+host = "0.0.0.0"
+
+[[server.tokens]]
+token_env = "CLAW_MEMORY_ADMIN_TOKEN"
+
+[[server.tokens]]
+token = "tenant-a-secret"
+namespaces = ["tenant-a"]
+read_only = false
+`;
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "claw-config-perms-"));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function configFile(text: string, mode: number): Promise<string> {
+  const path = join(dir, "claw-memory.toml");
+  await writeFile(path, text);
+  await chmod(path, mode);
+  return path;
+}
+
+describe.skipIf(process.platform === "win32")("inline secrets and file permissions", () => {
+  it("a world-readable file with an inline token is INVALID_INPUT on that token", async () => {
+    const path = await configFile(INLINE_TOKEN, 0o644);
+    const error = await rejectionOf(loadConfig(path));
+
+    expect(isMemoryError(error, "INVALID_INPUT")).toBe(true);
+    expect((error as { field?: string }).field).toBe("server.tokens[1].token");
+    expect(error.message).toContain("chmod 600");
+    expect(error.message).toContain("token_env");
+    expect(error.message).not.toContain("tenant-a-secret");
+  });
+
+  it("the same file loads once it is chmod 600", async () => {
+    const path = await configFile(INLINE_TOKEN, 0o600);
+    const config = await loadConfig(path);
+
+    expect(config.server.tokens).toEqual([
+      { tokenEnv: "CLAW_MEMORY_ADMIN_TOKEN", readOnly: false },
+      { token: "tenant-a-secret", namespaces: ["tenant-a"], readOnly: false },
+    ]);
+  });
+
+  it("a world-readable file with token_env only loads", async () => {
+    const path = await configFile('[[server.tokens]]\ntoken_env = "ADMIN_TOKEN"\n', 0o644);
+    const config = await loadConfig(path);
+
+    expect(config.server.tokens).toEqual([{ tokenEnv: "ADMIN_TOKEN", readOnly: false }]);
+  });
+
+  it("a world-readable file with an inline API key loads with a warning", async () => {
+    const path = await configFile('[providers.openai]\napi_key = "sk-test"\n', 0o644);
+    const logger = captureLogger();
+    const config = await loadConfig(path, { logger });
+
+    expect(config.providers.openai?.apiKey).toBe("sk-test");
+    expect(logger.messages("warn")).toHaveLength(1);
+    expect(logger.messages("warn")[0]).toContain("providers.openai.api_key");
+    expect(logger.messages("warn")[0]).not.toContain("sk-test");
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type {
+  EmbeddingProvider,
+  Logger,
+  Memory,
+  MemoryPlugin,
+  PluginContext,
+  TextGenerator,
+} from "@claw/memory-api";
+import { MemoryError, silentLogger } from "@claw/memory-api";
+import type { MemoryConfigInput } from "./config/config-schema.js";
+import { resolveConfig } from "./config/resolve-config.js";
+import { type ModuleImporter, resolveEmbeddingProvider } from "./embedding/resolve-provider.js";
+import { NoneMemory } from "./none-memory.js";
+import { SqliteMemory } from "./sqlite/sqlite-memory.js";
+
+export interface CreateMemoryOptions {
+  /** Default: ~/.claw-memory (the apps pass CLAW_MEMORY_WORKSPACE). */
+  workspaceDir?: string;
+  /** camelCase object, or the path of a TOML file; default `{workspace}/claw-memory.toml` if present. */
+  config?: MemoryConfigInput | string;
+  /** An injected provider wins over config; null = keyword only. */
+  embeddings?: EmbeddingProvider | null;
+  /** For the curator (lifecycle). */
+  generator?: TextGenerator;
+  logger?: Logger;
+  /** Throw instead of falling back to NoneMemory or keyword-only. */
+  strict?: boolean;
+  plugins?: MemoryPlugin[];
+  /** How provider packages are loaded; apps pass `(s) => import(s)` so resolution starts from them. */
+  importModule?: ModuleImporter;
+}
+
+/**
+ * Resolves config and provider, runs plugins' beforeOpen, opens the store (NoneMemory with a
+ * warning when SQLite cannot open, unless strict), runs afterOpen, then the optional backfill.
+ */
+export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory> {
+  const logger = options.logger ?? silentLogger;
+  const workspaceDir = resolve(options.workspaceDir ?? join(homedir(), ".claw-memory"));
+  const config = await resolveConfig(options.config, { workspaceDir, logger });
+  const dbPath = join(workspaceDir, "brain.db");
+  const ctx: PluginContext = { workspaceDir, dbPath, config, logger };
+  const plugins = options.plugins ?? [];
+  const beforeClose = async (memory: Memory) => {
+    for (const plugin of plugins) await plugin.beforeClose?.(memory, ctx);
+  };
+
+  if (config.memory.backend === "postgres") {
+    throw new MemoryError(
+      "UNAVAILABLE",
+      'backend = "postgres" needs @claw/memory-postgres, which is not available yet',
+    );
+  }
+  for (const plugin of plugins) await plugin.beforeOpen?.(ctx);
+
+  let memory: Memory;
+  if (config.memory.backend === "none") {
+    memory = new NoneMemory(undefined, beforeClose);
+  } else {
+    let embeddings = options.embeddings;
+    let embeddingUnavailableReason: string | undefined;
+    if (embeddings === undefined) {
+      const resolved = await resolveEmbeddingProvider(config, {
+        workspaceDir,
+        logger,
+        importModule: options.importModule,
+      });
+      embeddings = resolved.provider;
+      embeddingUnavailableReason = resolved.reason;
+      const chosen = config.memory.embeddingProvider;
+      if (resolved.reason !== undefined && chosen !== "none") {
+        if (options.strict && resolved.provider === null && chosen !== "auto") {
+          throw new MemoryError("UNAVAILABLE", resolved.reason);
+        }
+        logger.warn(resolved.reason);
+      }
+    }
+    try {
+      mkdirSync(workspaceDir, { recursive: true });
+      memory = SqliteMemory.open({
+        path: dbPath,
+        settings: config.memory,
+        embeddings,
+        embeddingUnavailableReason,
+        logger,
+        beforeClose,
+      });
+    } catch (error) {
+      if (options.strict) throw error;
+      const reason = `SQLite could not open ${dbPath} (${(error as Error).message}): running without memory (NoneMemory)`;
+      logger.warn(reason);
+      memory = new NoneMemory(reason, beforeClose);
+    }
+  }
+
+  for (const plugin of plugins) await plugin.afterOpen?.(memory, ctx);
+  if (config.memory.backfillOnStartup) await memory.backfillEmbeddings();
+  return memory;
+}

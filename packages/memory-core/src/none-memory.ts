@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import type { Memory, MemoryEntry, MemoryStatus, StoreOptions } from "@claw/memory-api";
+import * as check from "./validate-input.js";
+
+/**
+ * The fallback when SQLite cannot open (or `backend = "none"`): validates input like the real
+ * store, keeps nothing, finds nothing, and says why in status().
+ */
+export class NoneMemory implements Memory {
+  readonly name = "none";
+
+  constructor(
+    private readonly reason = 'memory is disabled (backend = "none")',
+    private readonly beforeClose?: (memory: NoneMemory) => Promise<void>,
+  ) {}
+
+  async store(key: string, content: string, options: StoreOptions = {}): Promise<MemoryEntry> {
+    check.requireText(key, "key", 4096);
+    check.requireText(content, "content");
+    const now = new Date().toISOString();
+    const entry: MemoryEntry = {
+      id: randomUUID(),
+      key,
+      content,
+      category: check.categoryOf(options.category, "category"),
+      namespace: check.namespaceOf(options.namespace, "namespace", false),
+      createdAt: now,
+      updatedAt: now,
+      timestamp: now,
+    };
+    if (options.sessionId !== undefined)
+      entry.sessionId = check.requireText(options.sessionId, "sessionId", 1024);
+    const importance = check.importanceOf(options.importance, "importance");
+    if (importance !== undefined) entry.importance = importance;
+    return entry;
+  }
+
+  async get(): Promise<MemoryEntry | null> {
+    return null;
+  }
+  async recall(query: string): Promise<MemoryEntry[]> {
+    if (typeof query !== "string") check.requireText(query, "query");
+    return [];
+  }
+  async list(): Promise<MemoryEntry[]> {
+    return [];
+  }
+  async forget(): Promise<boolean> {
+    return false;
+  }
+  async purgeNamespace(): Promise<number> {
+    return 0;
+  }
+  async purgeSession(): Promise<number> {
+    return 0;
+  }
+  async count(): Promise<number> {
+    return 0;
+  }
+  async export(): Promise<MemoryEntry[]> {
+    return [];
+  }
+  async import(): Promise<number> {
+    return 0;
+  }
+  async topCoreMemories(): Promise<MemoryEntry[]> {
+    return [];
+  }
+  async healthCheck(): Promise<boolean> {
+    return false;
+  }
+  async status(): Promise<MemoryStatus> {
+    return {
+      backend: this.name,
+      entries: 0,
+      namespaces: 0,
+      pendingEmbeddings: 0,
+      missingEmbeddings: 0,
+      embedding: null,
+      vector: "none",
+      fts: false,
+      schemaVersion: 0,
+      warnings: [this.reason],
+    };
+  }
+  async reindex(): Promise<number> {
+    return 0;
+  }
+  async backfillEmbeddings(): Promise<number> {
+    return 0;
+  }
+  async flush(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.beforeClose?.(this);
+  }
+}

@@ -1,0 +1,274 @@
+import type { EmbeddingProvider, Logger } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import type { Database } from "better-sqlite3";
+import { float32ToBlob } from "../recall/vector-math.js";
+import type { EmbeddingCache } from "./embedding-cache.js";
+import type { StatementCache } from "./statement-cache.js";
+import type { VectorIndex } from "./vector-index.js";
+
+/** One entry waiting for its vector. `hash` is the content hash the vector must belong to. */
+export interface EmbedJob {
+  rid: number;
+  namespace: string;
+  hash: string;
+  content: string;
+}
+
+export interface EmbeddingPipelineOptions {
+  db: Database;
+  statements: StatementCache;
+  provider: EmbeddingProvider;
+  cache: EmbeddingCache;
+  vectors: VectorIndex;
+  logger: Logger;
+  /** Token budget of one provider request (~4 characters a token). */
+  batchTokens: number;
+  concurrency: number;
+  timeoutMs: number;
+  /** Called after vectors were written (the hot cache must forget results). */
+  onWrite: () => void;
+}
+
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * Computes document vectors (cache first, then the provider in token-bounded batches) and writes
+ * them under the content-hash guard. Deferred jobs run in the background with bounded concurrency;
+ * `flush()` waits for them.
+ */
+export class EmbeddingPipeline {
+  private readonly queue = new Map<number, EmbedJob>();
+  private inFlight = 0;
+  private runningJobs = 0;
+  private idleWaiters: Array<() => void> = [];
+  private closed = false;
+  lastError: string | undefined;
+
+  constructor(private readonly options: EmbeddingPipelineOptions) {}
+
+  get provider(): EmbeddingProvider {
+    return this.options.provider;
+  }
+
+  /** Jobs queued or being embedded. */
+  get pending(): number {
+    return this.queue.size + this.runningJobs;
+  }
+
+  enqueue(jobs: readonly EmbedJob[]): void {
+    if (this.closed) return;
+    for (const job of jobs) {
+      // A newer write of the same row replaces the older job; the guard would drop it anyway.
+      this.queue.delete(job.rid);
+      this.queue.set(job.rid, job);
+    }
+    this.pump();
+  }
+
+  /** Embeds and writes now; returns how many rows received a vector. */
+  async embedDocuments(jobs: readonly EmbedJob[], signal?: AbortSignal): Promise<number> {
+    let written = 0;
+    for (const batch of this.batches(jobs)) written += await this.runBatch(batch, signal);
+    return written;
+  }
+
+  async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await this.callProvider([this.clip(text)], "query", signal);
+    if (vector === undefined) throw new MemoryError("PROVIDER", "the embedding provider returned no vector");
+    return vector;
+  }
+
+  /** Resolves when no deferred job is queued or running. */
+  flush(): Promise<void> {
+    if (this.queue.size === 0 && this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops taking jobs and waits up to `timeoutMs` for running ones; true when everything finished. */
+  async close(timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      this.flush().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.closed = true;
+    if (!finished) {
+      this.options.logger.warn("closing with embeddings still pending; backfill will embed them later", {
+        pending: this.pending,
+      });
+    }
+    this.queue.clear();
+    return finished;
+  }
+
+  private pump(): void {
+    while (!this.closed && this.queue.size > 0 && this.inFlight < Math.max(1, this.options.concurrency)) {
+      const batch = this.takeBatch();
+      this.inFlight++;
+      const size = batch.length;
+      this.runningJobs += size;
+      this.runBatch(batch)
+        .catch((error: unknown) => {
+          this.lastError = (error as Error).message;
+          this.options.logger.warn(
+            "deferred embedding failed; the entries stay keyword-only until backfill",
+            {
+              entries: size,
+              error: this.lastError,
+            },
+          );
+        })
+        .finally(() => {
+          this.runningJobs -= size;
+          this.inFlight--;
+          this.pump();
+          if (this.queue.size === 0 && this.inFlight === 0) {
+            const waiters = this.idleWaiters;
+            this.idleWaiters = [];
+            for (const resolve of waiters) resolve();
+          }
+        });
+    }
+  }
+
+  private takeBatch(): EmbedJob[] {
+    const first = this.batches([...this.queue.values()]).next().value ?? [];
+    for (const job of first) this.queue.delete(job.rid);
+    return first;
+  }
+
+  private *batches(jobs: readonly EmbedJob[]): Generator<EmbedJob[]> {
+    const maxCount = Math.max(1, this.options.provider.maxBatchSize ?? 64);
+    let batch: EmbedJob[] = [];
+    let tokens = 0;
+    for (const job of jobs) {
+      const cost = Math.ceil(Math.min(job.content.length, this.maxChars()) / CHARS_PER_TOKEN);
+      if (batch.length > 0 && (batch.length >= maxCount || tokens + cost > this.options.batchTokens)) {
+        yield batch;
+        batch = [];
+        tokens = 0;
+      }
+      batch.push(job);
+      tokens += cost;
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  private maxChars(): number {
+    const tokens = this.options.provider.maxInputTokens ?? this.options.batchTokens;
+    return tokens * CHARS_PER_TOKEN;
+  }
+
+  private clip(text: string): string {
+    return text.length > this.maxChars() ? text.slice(0, this.maxChars()) : text;
+  }
+
+  private async runBatch(batch: readonly EmbedJob[], signal?: AbortSignal): Promise<number> {
+    const { provider, cache } = this.options;
+    // Dimensions are part of the key: one model can answer in several sizes.
+    const model = `${provider.model}#${provider.dimensions}`;
+    const cached = cache.get(
+      provider.id,
+      model,
+      batch.map((j) => j.hash),
+    );
+    const misses = batch.filter((j) => !cached.has(j.hash));
+    const uniqueMisses = [...new Map(misses.map((j) => [j.hash, j])).values()];
+    if (uniqueMisses.length > 0) {
+      const vectors = await this.callProvider(
+        uniqueMisses.map((j) => this.clip(j.content)),
+        "document",
+        signal,
+      );
+      const fresh = uniqueMisses.map((j, i) => [j.hash, vectors[i] as Float32Array] as const);
+      cache.put(provider.id, model, fresh);
+      for (const [hash, vector] of fresh) cached.set(hash, vector);
+    }
+    return this.write(batch, cached);
+  }
+
+  private write(batch: readonly EmbedJob[], vectors: Map<string, Float32Array>): number {
+    const { db, statements } = this.options;
+    const update = statements.get(
+      "UPDATE memories SET embedding = ?, embedding_content_hash = ? WHERE rid = ? AND content_hash = ?",
+    );
+    let written = 0;
+    db.transaction(() => {
+      for (const job of batch) {
+        const vector = vectors.get(job.hash);
+        if (vector === undefined) continue;
+        const blob = float32ToBlob(vector);
+        // The guard: a row whose content changed since the job was queued keeps waiting for the
+        // newer job instead of receiving a vector of text it no longer holds.
+        if (update.run(blob, job.hash, job.rid, job.hash).changes === 1) {
+          this.options.vectors.upsert(job.rid, job.namespace, blob);
+          written++;
+        }
+      }
+    })();
+    if (written > 0) this.options.onWrite();
+    return written;
+  }
+
+  private async callProvider(
+    texts: string[],
+    purpose: "query" | "document",
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]> {
+    const { provider, timeoutMs } = this.options;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let vectors: Float32Array[];
+    try {
+      vectors = await raceAbort(provider.embed(texts, { purpose, signal: combined }), combined);
+    } catch (error) {
+      if (timeout.aborted) {
+        throw new MemoryError(
+          "TIMEOUT",
+          `embedding provider ${provider.id} did not answer within ${timeoutMs} ms`,
+          {
+            cause: error,
+          },
+        );
+      }
+      throw error;
+    }
+    if (vectors.length !== texts.length) {
+      throw new MemoryError(
+        "PROVIDER",
+        `embedding provider ${provider.id} returned ${vectors.length} vectors for ${texts.length} texts`,
+      );
+    }
+    for (const vector of vectors) {
+      if (vector.length !== provider.dimensions) {
+        throw new MemoryError(
+          "PROVIDER",
+          `embedding provider ${provider.id} returned ${vector.length} dimensions, expected ${provider.dimensions}`,
+        );
+      }
+    }
+    return vectors;
+  }
+}
+
+/** Rejects as soon as the signal aborts, even when the provider ignores it. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,57 @@
+import type { MemoryCategory } from "@claw/memory-api";
+
+/** The filters recall, list, export and count share, already validated and normalised. */
+export interface EntryFilter {
+  /** undefined or "*" = every namespace. */
+  namespace?: string;
+  sessionId?: string;
+  /** Inclusive, RFC 3339 UTC. */
+  since?: string;
+  /** Exclusive, RFC 3339 UTC. */
+  until?: string;
+  categories?: readonly MemoryCategory[];
+  includeSuperseded?: boolean;
+}
+
+export interface SqlFragment {
+  sql: string;
+  params: unknown[];
+}
+
+/** Builds `AND ...` conditions on the memories table aliased `m`; every value is a bound parameter. */
+export function filterSql(filter: EntryFilter): SqlFragment {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (filter.namespace !== undefined && filter.namespace !== "*") {
+    parts.push("m.namespace = ?");
+    params.push(filter.namespace);
+  }
+  if (filter.sessionId !== undefined) {
+    parts.push("m.session_id = ?");
+    params.push(filter.sessionId);
+  }
+  if (filter.since !== undefined) {
+    parts.push("m.updated_at >= ?");
+    params.push(filter.since);
+  }
+  if (filter.until !== undefined) {
+    parts.push("m.updated_at < ?");
+    params.push(filter.until);
+  }
+  if (filter.categories !== undefined && filter.categories.length > 0) {
+    parts.push(`m.category IN (${filter.categories.map(() => "?").join(", ")})`);
+    params.push(...filter.categories);
+  }
+  if (!filter.includeSuperseded) parts.push("m.superseded_by IS NULL");
+  return { sql: parts.map((p) => ` AND ${p}`).join(""), params };
+}
+
+/** True when the filter narrows beyond a namespace, so an index over-fetch may come back short. */
+export function isSelective(filter: EntryFilter): boolean {
+  return (
+    filter.sessionId !== undefined ||
+    filter.since !== undefined ||
+    filter.until !== undefined ||
+    (filter.categories !== undefined && filter.categories.length > 0)
+  );
+}

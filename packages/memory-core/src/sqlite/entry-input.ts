@@ -1,0 +1,79 @@
+import type { MemoryEntry } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import type { MemorySettings } from "../config/config-schema.js";
+import { scoreImportance } from "../text/importance.js";
+import * as check from "../validate-input.js";
+import type { EntryWrite } from "./write-entries.js";
+
+/** The fields store() and import() accept for one entry. */
+export type EntryInput = Partial<MemoryEntry> & { embedding?: Float32Array | number[] };
+
+/**
+ * Validates one entry and fills what was not given. `prefix` names the entry in messages
+ * (`entries[3].content`); store() passes "". Imports keep their ids, times and vectors.
+ */
+export function toEntryWrite(
+  input: EntryInput,
+  prefix: string,
+  settings: MemorySettings,
+  now: Date,
+  newId: () => string,
+  isImport: boolean,
+  dimensions?: number,
+): EntryWrite {
+  const field = (name: string) => (prefix === "" ? name : `${prefix}.${name}`);
+  if (input === null || typeof input !== "object") {
+    throw MemoryError.invalidInput(prefix || "entry", "expected an object");
+  }
+  const key = check.requireText(input.key, field("key"), 4096);
+  const content = check.requireText(input.content, field("content"), settings.maxContentBytes);
+  const category = check.categoryOf(input.category, field("category"));
+  const nowIso = now.toISOString();
+  const updatedAt = isImport
+    ? (check.dateOf(input.updatedAt ?? input.timestamp, field("updatedAt")) ?? nowIso)
+    : nowIso;
+  const createdAt = isImport ? (check.dateOf(input.createdAt, field("createdAt")) ?? updatedAt) : nowIso;
+  return {
+    key,
+    content,
+    category,
+    namespace: check.namespaceOf(input.namespace, field("namespace"), false),
+    sessionId: check.optionalText(input.sessionId, field("sessionId")) ?? null,
+    importance:
+      check.importanceOf(input.importance, field("importance")) ?? scoreImportance(content, category),
+    supersededBy: isImport
+      ? (check.optionalText(input.supersededBy, field("supersededBy"), 4096) ?? null)
+      : null,
+    id: isImport ? (check.optionalText(input.id, field("id"), 256) ?? newId()) : newId(),
+    createdAt,
+    updatedAt,
+    embedding: isImport ? embeddingOf(input.embedding, field("embedding"), dimensions) : null,
+    source: isImport ? sourceOf(input.source, field("source")) : null,
+    keepCreatedAt: !isImport,
+  };
+}
+
+/** A vector is kept only when it fits the current provider; otherwise the entry is re-embedded. */
+function embeddingOf(value: unknown, field: string, dimensions: number | undefined): Float32Array | null {
+  if (value === undefined || value === null) return null;
+  let vector: Float32Array;
+  if (value instanceof Float32Array) vector = value;
+  else if (Array.isArray(value) && value.every((x) => typeof x === "number" && Number.isFinite(x))) {
+    vector = Float32Array.from(value);
+  } else {
+    throw MemoryError.invalidInput(field, "expected a Float32Array or an array of finite numbers");
+  }
+  return dimensions !== undefined && vector.length === dimensions ? vector : null;
+}
+
+function sourceOf(value: unknown, field: string): EntryWrite["source"] {
+  if (value === undefined || value === null) return null;
+  const source = value as { path?: unknown; startLine?: unknown; endLine?: unknown };
+  const path = check.requireText(source.path, `${field}.path`, 4096);
+  const startLine = source.startLine;
+  const endLine = source.endLine;
+  if (!Number.isInteger(startLine) || !Number.isInteger(endLine) || (startLine as number) < 1) {
+    throw MemoryError.invalidInput(field, "expected whole-number startLine ≥ 1 and endLine");
+  }
+  return { path, startLine: startLine as number, endLine: endLine as number };
+}

@@ -1,0 +1,84 @@
+import { bm25ToScore } from "../recall/keyword-score.js";
+import { buildFtsQuery } from "../text/fts-query.js";
+import { extractLikeKeywords, likePattern } from "../text/like-keywords.js";
+import { type EntryFilter, filterSql } from "./entry-filter.js";
+import { entryColumns, type MemoryRow } from "./entry-row.js";
+import type { StatementCache } from "./statement-cache.js";
+
+export interface KeywordHit {
+  row: MemoryRow;
+  /** BM25 magnitude (higher is better) or, for the LIKE fallback, the share of keywords matched. */
+  score: number;
+}
+
+/**
+ * BM25 over the FTS5 index: the query's terms OR-ed (user text always quoted as data). When exact
+ * terms find fewer than `limit` entries, prefix terms widen the net ("deploy" → "deployment").
+ */
+export function keywordSearch(
+  statements: StatementCache,
+  query: string,
+  filter: EntryFilter,
+  limit: number,
+  withEmbedding: boolean,
+): KeywordHit[] {
+  const exact = buildFtsQuery(query);
+  if (exact === null) return [];
+  const hits = matchFts(statements, exact, filter, limit, withEmbedding);
+  if (hits.length >= limit) return hits;
+  const prefixed = buildFtsQuery(query, { prefix: true });
+  if (prefixed === null || prefixed === exact) return hits;
+  const byRid = new Map(hits.map((h) => [h.row.rid, h]));
+  for (const hit of matchFts(statements, prefixed, filter, limit, withEmbedding)) {
+    const known = byRid.get(hit.row.rid);
+    if (known === undefined || known.score < hit.score) byRid.set(hit.row.rid, hit);
+  }
+  return [...byRid.values()].sort((a, b) => b.score - a.score || a.row.rid - b.row.rid).slice(0, limit);
+}
+
+function matchFts(
+  statements: StatementCache,
+  match: string,
+  filter: EntryFilter,
+  limit: number,
+  withEmbedding: boolean,
+): KeywordHit[] {
+  const where = filterSql(filter);
+  const rows = statements
+    .get(
+      `SELECT ${entryColumns(withEmbedding)}, bm25(memories_fts) AS rank
+       FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
+       WHERE memories_fts MATCH ?${where.sql} ORDER BY rank LIMIT ?`,
+    )
+    .all(match, ...where.params, limit) as Array<MemoryRow & { rank: number }>;
+  return rows.map(({ rank, ...row }) => ({ row, score: bm25ToScore(rank) }));
+}
+
+/**
+ * The last resort when ranked search found nothing: substring match of up to 8 keywords over
+ * content and key (`%` and `_` escaped), newest first, scored by the share of keywords present.
+ */
+export function likeSearch(
+  statements: StatementCache,
+  query: string,
+  filter: EntryFilter,
+  limit: number,
+  withEmbedding: boolean,
+): KeywordHit[] {
+  const keywords = extractLikeKeywords(query);
+  if (keywords.length === 0) return [];
+  const where = filterSql(filter);
+  const any = keywords.map(() => "m.content LIKE ? ESCAPE '\\' OR m.key LIKE ? ESCAPE '\\'").join(" OR ");
+  const patterns = keywords.flatMap((k) => [likePattern(k), likePattern(k)]);
+  const rows = statements
+    .get(
+      `SELECT ${entryColumns(withEmbedding)} FROM memories m WHERE (${any})${where.sql}
+       ORDER BY m.updated_at DESC LIMIT ?`,
+    )
+    .all(...patterns, ...where.params, limit) as MemoryRow[];
+  return rows.map((row) => {
+    const haystack = `${row.key}\n${row.content}`.toLowerCase();
+    const matched = keywords.filter((k) => haystack.includes(k.toLowerCase())).length;
+    return { row, score: matched / keywords.length };
+  });
+}

@@ -1,0 +1,46 @@
+import type { Logger } from "@claw/memory-api";
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+
+export interface OpenedDatabase {
+  db: Database.Database;
+  /** sqlite-vec's version when the extension loaded and answered `vec_version()`. */
+  vecVersion: string | null;
+  /** Why vectors fall back to in-process cosine, when they do. */
+  vecUnavailableReason?: string;
+}
+
+/** Opens the database with the seed's PRAGMAs and tries to load sqlite-vec. */
+export function openDatabase(
+  path: string,
+  options: { logger: Logger; busyTimeoutMs?: number; loadVectorExtension?: boolean },
+): OpenedDatabase {
+  const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("temp_store = MEMORY");
+    db.pragma("mmap_size = 8388608");
+    db.pragma("cache_size = -2000");
+    db.pragma("foreign_keys = ON");
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  if (options.loadVectorExtension === false) {
+    return {
+      db,
+      vecVersion: null,
+      vecUnavailableReason: "sqlite-vec disabled: vectors are compared in JavaScript",
+    };
+  }
+  try {
+    sqliteVec.load(db);
+    const row = db.prepare("SELECT vec_version() AS version").get() as { version: string };
+    return { db, vecVersion: row.version };
+  } catch (error) {
+    const reason = `sqlite-vec could not be loaded (${(error as Error).message}); vectors are compared in JavaScript`;
+    options.logger.warn(reason);
+    return { db, vecVersion: null, vecUnavailableReason: reason };
+  }
+}

@@ -1,0 +1,73 @@
+import type { MemoryCategory, MemoryEntry } from "@claw/memory-api";
+import { type EntryFilter, filterSql } from "./entry-filter.js";
+import { entryColumns, type MemoryRow, rowToEntry } from "./entry-row.js";
+import type { StatementCache } from "./statement-cache.js";
+
+/** Read-only queries over memories: get, list, export, count, top core. */
+
+export function getEntry(statements: StatementCache, namespace: string, key: string): MemoryEntry | null {
+  const row = statements
+    .get(`SELECT ${entryColumns(false)} FROM memories m WHERE m.namespace = ? AND m.key = ?`)
+    .get(namespace, key) as MemoryRow | undefined;
+  return row === undefined ? null : rowToEntry(row);
+}
+
+export function listEntries(
+  statements: StatementCache,
+  filter: EntryFilter,
+  limit: number,
+  offset: number,
+): MemoryEntry[] {
+  const where = filterSql({ ...filter, includeSuperseded: true });
+  const rows = statements
+    .get(
+      `SELECT ${entryColumns(false)} FROM memories m WHERE 1 = 1${where.sql}
+       ORDER BY m.updated_at DESC, m.rid DESC LIMIT ? OFFSET ?`,
+    )
+    .all(...where.params, limit, offset) as MemoryRow[];
+  return rows.map((row) => rowToEntry(row));
+}
+
+export function exportEntries(
+  statements: StatementCache,
+  filter: EntryFilter,
+  includeEmbeddings: boolean,
+): MemoryEntry[] {
+  const where = filterSql({ ...filter, includeSuperseded: true });
+  const rows = statements
+    .get(
+      `SELECT ${entryColumns(includeEmbeddings)} FROM memories m WHERE 1 = 1${where.sql}
+       ORDER BY m.namespace, m.created_at, m.rid`,
+    )
+    .all(...where.params) as MemoryRow[];
+  return rows.map((row) => rowToEntry(row));
+}
+
+export function countEntries(
+  statements: StatementCache,
+  namespace: string | undefined,
+  category: MemoryCategory | undefined,
+): number {
+  const where = filterSql({
+    namespace,
+    categories: category === undefined ? undefined : [category],
+    includeSuperseded: true,
+  });
+  return (
+    statements.get(`SELECT count(*) AS n FROM memories m WHERE 1 = 1${where.sql}`).get(...where.params) as {
+      n: number;
+    }
+  ).n;
+}
+
+/** Core memories by importance, then recency; superseded ones are not "top". */
+export function topCore(statements: StatementCache, namespace: string, limit: number): MemoryEntry[] {
+  const where = filterSql({ namespace, categories: ["core"] });
+  const rows = statements
+    .get(
+      `SELECT ${entryColumns(false)} FROM memories m WHERE 1 = 1${where.sql}
+       ORDER BY coalesce(m.importance, 0) DESC, m.updated_at DESC, m.rid DESC LIMIT ?`,
+    )
+    .all(...where.params, limit) as MemoryRow[];
+  return rows.map((row) => rowToEntry(row));
+}

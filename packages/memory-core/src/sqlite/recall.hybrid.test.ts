@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
+import { countingProvider, openTestMemory } from "./test-support/temp-memory.js";
+
+const CORPUS: Array<[string, string]> = [
+  ["coffee", "Alice drinks black coffee every morning before work"],
+  ["tea", "Bob prefers green tea in the afternoon"],
+  ["espresso", "The office espresso machine makes strong coffee drinks"],
+  ["bikes", "Carol rides her bike to the office when it is sunny"],
+  ["morning", "Morning standup starts at nine for the whole team"],
+];
+
+async function seeded(settings: Parameters<typeof openTestMemory>[0] = {}) {
+  const counting = countingProvider(createHashingEmbeddingProvider({ dimensions: 128 }));
+  const memory = openTestMemory({ embeddings: counting.provider, ...settings });
+  for (const [key, content] of CORPUS) await memory.store(key, content);
+  await memory.flush();
+  return { memory, counting };
+}
+
+describe("hybrid recall", () => {
+  it("fuses the keyword and vector rankings with RRF 1/(k+rank+1), k = 60", async () => {
+    const { memory } = await seeded({ settings: { ftsEarlyReturnScore: 1 } });
+    const query = "coffee drinks in the morning";
+    const depth = { limit: 40 };
+    const keyword = (await memory.recall(query, { mode: "bm25", ...depth })).map((e) => e.key);
+    const vector = (await memory.recall(query, { mode: "embedding", ...depth })).map((e) => e.key);
+    expect(keyword.length).toBeGreaterThan(1);
+    expect(vector.length).toBeGreaterThan(1);
+    const expected = new Map<string, number>();
+    for (const list of [keyword, vector]) {
+      for (const [rank, key] of list.entries())
+        expected.set(key, (expected.get(key) ?? 0) + 1 / (60 + rank + 1));
+    }
+    const hybrid = await memory.recall(query, { mode: "hybrid", ...depth });
+    for (const entry of hybrid) expect(entry.score).toBeCloseTo(expected.get(entry.key) as number, 12);
+    const order = [...expected.entries()].sort((a, b) => b[1] - a[1]).map(([key]) => key);
+    expect(hybrid.map((e) => e.key)).toEqual(order);
+  });
+
+  it("fuses with weights 0.7 vector / 0.3 keyword normalised by the batch maximum", async () => {
+    const { memory } = await seeded({
+      settings: {
+        ftsEarlyReturnScore: 1,
+        mergeStrategy: { kind: "weighted", vectorWeight: 0.7, keywordWeight: 0.3 },
+      },
+    });
+    const query = "coffee drinks in the morning";
+    const vector = await memory.recall(query, { mode: "embedding", limit: 40 });
+    const hybrid = await memory.recall(query, { mode: "hybrid", limit: 40 });
+    const bestKeyword = hybrid[0];
+    expect(bestKeyword).toBeDefined();
+    for (const entry of hybrid) {
+      const v = vector.find((e) => e.key === entry.key)?.score ?? 0;
+      // The keyword part is at most 0.3 (the batch's best keyword hit normalises to 1).
+      expect(entry.score as number).toBeGreaterThanOrEqual(0.7 * v - 1e-9);
+      expect(entry.score as number).toBeLessThanOrEqual(0.7 * v + 0.3 + 1e-9);
+    }
+    expect(
+      hybrid.some(
+        (e) =>
+          Math.abs((e.score as number) - 0.7 * (vector.find((v) => v.key === e.key)?.score ?? 0) - 0.3) <
+          1e-6,
+      ),
+    ).toBe(true);
+  });
+
+  it("skips the vector stage when the best keyword hit is strong and covers the query", async () => {
+    const { memory, counting } = await seeded();
+    for (let i = 0; i < 50; i++)
+      await memory.store(`filler-${i}`, `unrelated note number ${i} about gardening`);
+    await memory.flush();
+    const before = counting.calls.query;
+    const hits = await memory.recall("espresso machine");
+    expect(hits[0]?.key).toBe("espresso");
+    expect(counting.calls.query).toBe(before);
+    // A query no keyword hit covers well still asks for the vector stage.
+    await memory.recall("espresso bicycle gardening");
+    expect(counting.calls.query).toBe(before + 1);
+  });
+
+  it("never skips the vector stage when the early-return score is 1", async () => {
+    const { memory, counting } = await seeded({ settings: { ftsEarlyReturnScore: 1 } });
+    await memory.recall("espresso machine");
+    expect(counting.calls.query).toBe(1);
+  });
+
+  it("degrades to bm25 for a query whose embedding fails", async () => {
+    const failing = {
+      id: "failing",
+      model: "m",
+      dimensions: 8,
+      async embed(texts: readonly string[], options?: { purpose?: string }) {
+        if (options?.purpose === "query") throw new Error("provider down");
+        return texts.map(() => new Float32Array(8).fill(0.5));
+      },
+    };
+    const memory = openTestMemory({ embeddings: failing, settings: { ftsEarlyReturnScore: 1 } });
+    await memory.store("tea", "Bob prefers green tea in the afternoon");
+    await memory.flush();
+    const hits = await memory.recall("green tea", { mode: "embedding" });
+    expect(hits.map((e) => e.key)).toEqual(["tea"]);
+    expect((await memory.recall("green tea")).map((e) => e.key)).toEqual(["tea"]);
+  });
+
+  it("demotes near-duplicates when MMR is on", async () => {
+    const memory = openTestMemory({ settings: { mmrEnabled: true, mmrLambda: 0.5 } });
+    await memory.store("a", "the deploy script runs on fridays at noon");
+    await memory.store("b", "the deploy script runs on fridays at noon today");
+    await memory.store("c", "deploy approvals need two reviewers");
+    const keys = (await memory.recall("deploy script fridays noon", { mode: "bm25", limit: 2 })).map(
+      (e) => e.key,
+    );
+    expect(keys).toContain("c");
+    const plain = openTestMemory();
+    for (const [k, v] of [
+      ["a", "the deploy script runs on fridays at noon"],
+      ["b", "the deploy script runs on fridays at noon today"],
+      ["c", "deploy approvals need two reviewers"],
+    ] as const) {
+      await plain.store(k, v);
+    }
+    const plainKeys = (await plain.recall("deploy script fridays noon", { mode: "bm25", limit: 2 })).map(
+      (e) => e.key,
+    );
+    expect(plainKeys).not.toContain("c");
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The one place the database's shape is declared. Migrations (migrate.ts) build on these
+ * statements; nothing else creates tables.
+ */
+export const SCHEMA_VERSION = 2;
+
+/** The memories table. `rid` is an explicit INTEGER PRIMARY KEY so VACUUM never renumbers the
+ *  rowids that the FTS and vector indexes point at. */
+export const CREATE_MEMORIES = `
+CREATE TABLE IF NOT EXISTS memories (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  key TEXT NOT NULL,
+  content TEXT NOT NULL,
+  category TEXT NOT NULL DEFAULT 'core',
+  embedding BLOB,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  session_id TEXT,
+  namespace TEXT NOT NULL DEFAULT 'default',
+  importance REAL,
+  superseded_by TEXT,
+  embedding_content_hash TEXT,
+  content_hash TEXT NOT NULL DEFAULT '',
+  fts_text TEXT,
+  source_path TEXT,
+  source_start INTEGER,
+  source_end INTEGER
+)`;
+
+export const MEMORY_COLUMNS = [
+  "rid",
+  "id",
+  "key",
+  "content",
+  "category",
+  "embedding",
+  "created_at",
+  "updated_at",
+  "session_id",
+  "namespace",
+  "importance",
+  "superseded_by",
+  "embedding_content_hash",
+  "content_hash",
+  "fts_text",
+  "source_path",
+  "source_start",
+  "source_end",
+] as const;
+
+export const CREATE_MEMORY_INDEXES = `
+CREATE UNIQUE INDEX IF NOT EXISTS memories_namespace_key ON memories(namespace, key);
+CREATE INDEX IF NOT EXISTS memories_namespace_updated ON memories(namespace, updated_at);
+CREATE INDEX IF NOT EXISTS memories_namespace_category ON memories(namespace, category, importance);
+CREATE INDEX IF NOT EXISTS memories_session ON memories(session_id) WHERE session_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS memories_missing_embedding ON memories(rid) WHERE embedding IS NULL;
+`;
+
+/** Contentless FTS5 index kept in sync by triggers. It indexes `fts_text` (content with CJK runs
+ *  expanded into bigrams) when present, the content otherwise. */
+export const CREATE_FTS = `
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
+  key, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS memories_fts_insert AFTER INSERT ON memories BEGIN
+  INSERT INTO memories_fts(rowid, key, body) VALUES (new.rid, new.key, coalesce(new.fts_text, new.content));
+END;
+CREATE TRIGGER IF NOT EXISTS memories_fts_delete AFTER DELETE ON memories BEGIN
+  DELETE FROM memories_fts WHERE rowid = old.rid;
+END;
+CREATE TRIGGER IF NOT EXISTS memories_fts_update AFTER UPDATE OF key, content, fts_text ON memories BEGIN
+  DELETE FROM memories_fts WHERE rowid = old.rid;
+  INSERT INTO memories_fts(rowid, key, body) VALUES (new.rid, new.key, coalesce(new.fts_text, new.content));
+END;
+`;
+
+export const CREATE_EMBEDDING_CACHE = `
+CREATE TABLE IF NOT EXISTS embedding_cache (
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  embedding BLOB NOT NULL,
+  created_at TEXT NOT NULL,
+  accessed_at TEXT NOT NULL,
+  PRIMARY KEY (provider, model, content_hash)
+);
+CREATE INDEX IF NOT EXISTS embedding_cache_accessed ON embedding_cache(accessed_at);
+`;
+
+export const CREATE_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
+
+/** The sqlite-vec KNN index; created once the embedding dimension is known. */
+export function createVectorTableSql(dimensions: number): string {
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS memories_vec USING vec0(
+    rid INTEGER PRIMARY KEY,
+    namespace TEXT PARTITION KEY,
+    embedding float[${Math.trunc(dimensions)}] distance_metric=cosine
+  )`;
+}

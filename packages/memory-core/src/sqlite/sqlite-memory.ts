@@ -1,0 +1,473 @@
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import type {
+  EmbeddingProvider,
+  ExportFilter,
+  ListOptions,
+  Logger,
+  Memory,
+  MemoryCategory,
+  MemoryEntry,
+  MemoryStatus,
+  NamespaceOption,
+  ProgressOptions,
+  RecallOptions,
+  StoreOptions,
+} from "@claw/memory-api";
+import { isMemoryError, MemoryError, silentLogger } from "@claw/memory-api";
+import type { Database } from "better-sqlite3";
+import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js";
+import { HotCache, recallCacheKey } from "../recall/hot-cache.js";
+import * as check from "../validate-input.js";
+import { createEmbeddingCache } from "./embedding-cache.js";
+import { EmbeddingPipeline, type EmbedJob } from "./embedding-pipeline.js";
+import type { EntryFilter } from "./entry-filter.js";
+import { toEntryWrite } from "./entry-input.js";
+import { applyFingerprint } from "./fingerprint.js";
+import { createMetaStore } from "./meta-store.js";
+import { migrate } from "./migrate.js";
+import { openDatabase } from "./open-database.js";
+import * as read from "./read-entries.js";
+import { rebuildFullText } from "./rebuild-full-text.js";
+import { runRecall } from "./recall-pipeline.js";
+import { SCHEMA_VERSION } from "./schema.js";
+import { createStatementCache, type StatementCache } from "./statement-cache.js";
+import { createVectorIndex, type VectorIndex } from "./vector-index.js";
+import { type EntryWrite, writeEntry } from "./write-entries.js";
+
+export interface SqliteMemoryOptions {
+  /** The database file (`brain.db` in a workspace), or ":memory:". */
+  path: string;
+  /** The `[memory]` settings; defaults for anything not given. */
+  settings?: MemorySettings;
+  /** null or absent = keyword-only. */
+  embeddings?: EmbeddingProvider | null;
+  /** Why no provider is set, for status() (e.g. a missing API key). */
+  embeddingUnavailableReason?: string;
+  logger?: Logger;
+  now?: () => Date;
+  newId?: () => string;
+  /** false = do not load sqlite-vec (vectors compared in JavaScript). Default true. */
+  loadVectorExtension?: boolean;
+  /** Run before the database is released (createMemory's plugin hooks). */
+  beforeClose?: (memory: SqliteMemory) => Promise<void>;
+}
+
+/** The embedded default: one SQLite file with FTS5, sqlite-vec and the recall pipeline. */
+export class SqliteMemory implements Memory {
+  readonly name = "sqlite";
+  private readonly db: Database;
+  private readonly statements: StatementCache;
+  private readonly vectors: VectorIndex;
+  private readonly embeddings: EmbeddingPipeline | null;
+  private readonly hot: HotCache<MemoryEntry[]>;
+  private readonly settings: MemorySettings;
+  private readonly logger: Logger;
+  private readonly now: () => Date;
+  private readonly newId: () => string;
+  private readonly warned = new Set<string>();
+  private readonly warnings: string[] = [];
+  private closing: Promise<void> | null = null;
+
+  private constructor(private readonly options: SqliteMemoryOptions) {
+    this.settings = options.settings ?? DEFAULT_CONFIG.memory;
+    this.logger = options.logger ?? silentLogger;
+    this.now = options.now ?? (() => new Date());
+    this.newId = options.newId ?? randomUUID;
+    const opened = openDatabase(options.path, {
+      logger: this.logger,
+      loadVectorExtension: options.loadVectorExtension ?? true,
+    });
+    this.db = opened.db;
+    try {
+      migrate(this.db, this.newId);
+      this.statements = createStatementCache(this.db);
+      const meta = createMetaStore(this.db);
+      this.vectors = createVectorIndex(this.db, this.statements, meta, opened.vecVersion !== null);
+      const provider = options.embeddings ?? null;
+      if (provider !== null) {
+        if (opened.vecUnavailableReason) this.warnings.push(opened.vecUnavailableReason);
+        applyFingerprint(this.db, meta, this.vectors, provider, this.logger);
+      }
+      this.embeddings =
+        provider === null
+          ? null
+          : new EmbeddingPipeline({
+              db: this.db,
+              statements: this.statements,
+              provider,
+              cache: createEmbeddingCache(this.db, {
+                maxEntries: this.settings.embeddingCacheMax,
+                now: this.now,
+              }),
+              vectors: this.vectors,
+              logger: this.logger,
+              batchTokens: this.settings.embeddingBatchTokens,
+              concurrency: this.settings.embeddingConcurrency,
+              timeoutMs: this.settings.embeddingTimeoutMs,
+              onWrite: () => this.hot.clear(),
+            });
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    this.hot = new HotCache({
+      maxEntries: this.settings.hotCacheSize,
+      ttlMs: this.settings.hotCacheTtlSeconds * 1000,
+    });
+    if (options.embeddingUnavailableReason) this.warnings.push(options.embeddingUnavailableReason);
+  }
+
+  /** Opens (creating or upgrading) the database. Throws MemoryError STORAGE when it cannot. */
+  static open(options: SqliteMemoryOptions): SqliteMemory {
+    try {
+      return new SqliteMemory(options);
+    } catch (error) {
+      if (isMemoryError(error)) throw error;
+      throw new MemoryError("STORAGE", `cannot open ${options.path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  private get deferred(): boolean {
+    return this.settings.deferEmbedding ?? true;
+  }
+
+  async store(key: string, content: string, options: StoreOptions = {}): Promise<MemoryEntry> {
+    const write = this.guard(() =>
+      toEntryWrite({ key, content, ...options }, "", this.settings, this.now(), this.newId, false),
+    );
+    const [result] = this.writeAll([write]);
+    await this.embedLater(result?.job ? [result.job] : []);
+    return (result as { entry: MemoryEntry }).entry;
+  }
+
+  async get(key: string, options: NamespaceOption = {}): Promise<MemoryEntry | null> {
+    return this.guard(() =>
+      read.getEntry(
+        this.statements,
+        check.namespaceOf(options.namespace, "namespace", false),
+        check.requireText(key, "key", 4096),
+      ),
+    );
+  }
+
+  async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
+    this.assertOpen();
+    options.signal?.throwIfAborted();
+    if (typeof query !== "string") throw MemoryError.invalidInput("query", "expected a string");
+    const request = this.guard(() => ({
+      query: query.length > 65_536 ? query.slice(0, 65_536) : query,
+      limit: check.limitOf(options.limit, "limit", 5, this.settings.recallLimitMax),
+      mode: options.mode ?? this.settings.searchMode,
+      filter: this.filterOf(options, true),
+      minScore: check.optionalNumber(options.minScore, "minScore"),
+      withEmbeddings: check.optionalBoolean(options.withEmbeddings, "withEmbeddings") ?? false,
+      signal: options.signal,
+    }));
+    if (!["hybrid", "embedding", "bm25"].includes(request.mode)) {
+      throw MemoryError.invalidInput(
+        "mode",
+        `expected "hybrid", "embedding" or "bm25", got ${String(request.mode)}`,
+      );
+    }
+    const cacheKey = recallCacheKey({ ...request.filter, ...request, filter: undefined, signal: undefined });
+    const cached = this.hot.get(cacheKey);
+    if (cached !== undefined) return cached.map((e) => ({ ...e }));
+    const entries = await this.guardAsync(() =>
+      runRecall(
+        {
+          statements: this.statements,
+          vectors: this.vectors,
+          embeddings: this.embeddings,
+          settings: this.settings,
+          logger: this.logger,
+          now: this.now,
+          warnOnce: (reason, data) => this.warnOnce(reason, data),
+        },
+        request,
+      ),
+    );
+    this.hot.set(cacheKey, entries);
+    return entries.map((e) => ({ ...e }));
+  }
+
+  async list(options: ListOptions = {}): Promise<MemoryEntry[]> {
+    return this.guard(() =>
+      read.listEntries(
+        this.statements,
+        {
+          namespace: check.namespaceOf(options.namespace, "namespace", true),
+          categories:
+            options.category === undefined ? undefined : [check.categoryOf(options.category, "category")],
+          sessionId: check.optionalText(options.sessionId, "sessionId"),
+        },
+        check.limitOf(options.limit, "limit", 100, 10_000),
+        check.offsetOf(options.offset, "offset"),
+      ),
+    );
+  }
+
+  async forget(key: string, options: NamespaceOption = {}): Promise<boolean> {
+    const namespace = this.guard(() => check.namespaceOf(options.namespace, "namespace", false));
+    check.requireText(key, "key", 4096);
+    return this.deleteWhere("m.namespace = ? AND m.key = ?", [namespace, key]) > 0;
+  }
+
+  async purgeNamespace(namespace: string): Promise<number> {
+    check.namespaceOf(check.requireText(namespace, "namespace", 256), "namespace", false);
+    return this.deleteWhere("m.namespace = ?", [namespace]);
+  }
+
+  async purgeSession(sessionId: string): Promise<number> {
+    check.requireText(sessionId, "sessionId", 1024);
+    return this.deleteWhere("m.session_id = ?", [sessionId]);
+  }
+
+  async count(options: { namespace?: string; category?: MemoryCategory } = {}): Promise<number> {
+    return this.guard(() =>
+      read.countEntries(
+        this.statements,
+        options.namespace === undefined ? undefined : check.namespaceOf(options.namespace, "namespace", true),
+        options.category === undefined ? undefined : check.categoryOf(options.category, "category"),
+      ),
+    );
+  }
+
+  async export(filter: ExportFilter = {}): Promise<MemoryEntry[]> {
+    return this.guard(() =>
+      read.exportEntries(
+        this.statements,
+        {
+          ...this.filterOf({ ...filter, namespace: filter.namespace ?? "*", includeSuperseded: true }, true),
+          // ExportFilter has one `category`; filterOf reads RecallOptions' `categories`.
+          categories: filter.category === undefined ? undefined : [check.categoryOf(filter.category, "category")],
+        },
+        check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false,
+      ),
+    );
+  }
+
+  async import(
+    entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>,
+  ): Promise<number> {
+    this.assertOpen();
+    if (entries === null || typeof entries !== "object")
+      throw MemoryError.invalidInput("entries", "expected an iterable");
+    // Everything is validated before anything is written, so bad input changes nothing.
+    const writes: EntryWrite[] = [];
+    const dimensions = this.embeddings?.provider.dimensions;
+    const at = this.now();
+    for await (const entry of entries) {
+      writes.push(
+        toEntryWrite(entry, `entries[${writes.length}]`, this.settings, at, this.newId, true, dimensions),
+      );
+    }
+    const results = this.writeAll(writes);
+    await this.embedLater(results.flatMap((r) => (r.job ? [r.job] : [])));
+    return results.length;
+  }
+
+  async topCoreMemories(limit: number, options: NamespaceOption = {}): Promise<MemoryEntry[]> {
+    return this.guard(() =>
+      read.topCore(
+        this.statements,
+        check.namespaceOf(options.namespace, "namespace", false),
+        check.limitOf(limit, "limit", 10, this.settings.recallLimitMax),
+      ),
+    );
+  }
+
+  async healthCheck(): Promise<boolean> {
+    if (this.closing !== null) return false;
+    try {
+      return (this.db.prepare("SELECT 1 AS ok").get() as { ok: number }).ok === 1;
+    } catch (error) {
+      this.logger.error("health check failed", { error: (error as Error).message });
+      return false;
+    }
+  }
+
+  async status(): Promise<MemoryStatus> {
+    return this.guard(() => {
+      const counts = this.db
+        .prepare(
+          "SELECT count(*) AS entries, count(DISTINCT namespace) AS namespaces, sum(embedding IS NULL) AS missing FROM memories",
+        )
+        .get() as { entries: number; namespaces: number; missing: number | null };
+      const provider = this.embeddings?.provider;
+      const pending = this.embeddings?.pending ?? 0;
+      const status: MemoryStatus = {
+        backend: this.name,
+        path: this.options.path,
+        entries: counts.entries,
+        namespaces: counts.namespaces,
+        pendingEmbeddings: pending,
+        missingEmbeddings: provider ? Math.max(0, (counts.missing ?? 0) - pending) : 0,
+        embedding: provider
+          ? { provider: provider.id, model: provider.model, dimensions: provider.dimensions }
+          : null,
+        vector: provider ? this.vectors.kind : "none",
+        fts: true,
+        schemaVersion: SCHEMA_VERSION,
+      };
+      const reason = this.options.embeddingUnavailableReason ?? this.embeddings?.lastError;
+      if (reason !== undefined) status.embeddingUnavailableReason = reason;
+      const size = fileSize(this.options.path) + fileSize(`${this.options.path}-wal`);
+      if (size > 0) status.sizeBytes = size;
+      if (this.warnings.length > 0) status.warnings = [...this.warnings];
+      return status;
+    });
+  }
+
+  async reindex(options: ProgressOptions = {}): Promise<number> {
+    this.assertOpen();
+    await this.flush();
+    const total = this.guard(() => rebuildFullText(this.db));
+    this.hot.clear();
+    if (this.embeddings === null) {
+      options.onProgress?.(total, total);
+      return total;
+    }
+    this.guard(() =>
+      this.db.prepare("UPDATE memories SET embedding = NULL, embedding_content_hash = NULL").run(),
+    );
+    this.vectors.clear();
+    this.vectors.ensure(this.embeddings.provider.dimensions);
+    await this.backfillEmbeddings(64, options);
+    return total;
+  }
+
+  async backfillEmbeddings(batchSize = 64, options: ProgressOptions = {}): Promise<number> {
+    this.assertOpen();
+    const size = check.limitOf(batchSize, "batchSize", 64, 4096);
+    if (this.embeddings === null) return 0;
+    const missing = this.statements.get(
+      "SELECT rid, namespace, content_hash AS hash, content FROM memories WHERE embedding IS NULL AND rid > ? ORDER BY rid LIMIT ?",
+    );
+    const total = (
+      this.db.prepare("SELECT count(*) AS n FROM memories WHERE embedding IS NULL").get() as { n: number }
+    ).n;
+    let done = 0;
+    let written = 0;
+    let after = 0;
+    for (;;) {
+      const jobs = missing.all(after, size) as EmbedJob[];
+      if (jobs.length === 0) break;
+      written += await this.embeddings.embedDocuments(jobs);
+      done += jobs.length;
+      after = (jobs[jobs.length - 1] as EmbedJob).rid;
+      options.onProgress?.(Math.min(done, total), total);
+    }
+    return written;
+  }
+
+  async flush(): Promise<void> {
+    await this.embeddings?.flush();
+  }
+
+  async close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.options.beforeClose?.(this);
+      } finally {
+        await this.embeddings?.close(this.settings.closeTimeoutMs);
+        this.statements.clear();
+        this.db.close();
+      }
+    })();
+    return this.closing;
+  }
+
+  private writeAll(writes: readonly EntryWrite[]) {
+    this.assertOpen();
+    const results = this.guard(() =>
+      this.db.transaction(() =>
+        writes.map((w) => writeEntry(this.statements, this.vectors, w, this.newId)),
+      )(),
+    );
+    this.hot.clear();
+    return results;
+  }
+
+  /** Deferred mode queues the vectors; otherwise they are computed before returning. */
+  private async embedLater(jobs: EmbedJob[]): Promise<void> {
+    if (this.embeddings === null || jobs.length === 0) return;
+    if (this.deferred) {
+      this.embeddings.enqueue(jobs);
+      return;
+    }
+    try {
+      await this.embeddings.embedDocuments(jobs);
+    } catch (error) {
+      this.warnOnce("embedding failed; entries stay keyword-only until backfill", {
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  private deleteWhere(where: string, params: unknown[]): number {
+    this.assertOpen();
+    const removed = this.guard(() =>
+      this.db.transaction(() => {
+        this.vectors.removeWhere(where, params);
+        return this.statements.get(`DELETE FROM memories AS m WHERE ${where}`).run(...params).changes;
+      })(),
+    );
+    this.hot.clear();
+    return removed;
+  }
+
+  private filterOf(
+    options: Omit<RecallOptions, "limit" | "mode"> & { includeSuperseded?: boolean },
+    allowAll: boolean,
+  ): EntryFilter {
+    return {
+      namespace: check.namespaceOf(options.namespace, "namespace", allowAll),
+      sessionId: check.optionalText(options.sessionId, "sessionId"),
+      since: check.dateOf(options.since, "since"),
+      until: check.dateOf(options.until, "until"),
+      categories: check.categoriesOf(options.categories, "categories"),
+      includeSuperseded: check.optionalBoolean(options.includeSuperseded, "includeSuperseded") ?? false,
+    };
+  }
+
+  private warnOnce(reason: string, data?: Record<string, unknown>): void {
+    if (this.warned.has(reason)) return;
+    this.warned.add(reason);
+    this.logger.warn(reason, data);
+  }
+
+  private assertOpen(): void {
+    if (this.closing !== null) throw new MemoryError("UNAVAILABLE", "this memory is closed");
+  }
+
+  /** SQLite failures surface as STORAGE; MemoryErrors pass through unchanged. */
+  private guard<T>(fn: () => T): T {
+    this.assertOpen();
+    try {
+      return fn();
+    } catch (error) {
+      if (isMemoryError(error)) throw error;
+      throw new MemoryError("STORAGE", `storage failure: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  private async guardAsync<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (isMemoryError(error) || (error as Error).name === "AbortError") throw error;
+      throw new MemoryError("STORAGE", `storage failure: ${(error as Error).message}`, { cause: error });
+    }
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0; // absent (":memory:" or no WAL yet)
+  }
+}

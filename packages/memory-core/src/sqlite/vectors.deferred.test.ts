@@ -1,0 +1,146 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
+import { SqliteMemory } from "./sqlite-memory.js";
+import { capturingLogger, countingProvider, openTestMemory, tempDir } from "./test-support/temp-memory.js";
+
+describe("deferred embeddings", () => {
+  it("commits the entry first and embeds in the background", async () => {
+    const counting = countingProvider(createHashingEmbeddingProvider());
+    counting.hold();
+    const memory = openTestMemory({ embeddings: counting.provider });
+    const entry = await memory.store("a", "notes about the launch");
+    expect(entry.key).toBe("a");
+    expect((await memory.recall("launch", { mode: "bm25" })).map((e) => e.key)).toEqual(["a"]);
+    expect((await memory.status()).pendingEmbeddings).toBe(1);
+    counting.release();
+    await memory.flush();
+    const status = await memory.status();
+    expect(status.pendingEmbeddings).toBe(0);
+    expect(status.missingEmbeddings).toBe(0);
+    expect((await memory.recall("launch", { mode: "embedding" })).map((e) => e.key)).toEqual(["a"]);
+  });
+
+  it("drops a vector whose content changed while it was being computed", async () => {
+    const inner = createHashingEmbeddingProvider();
+    const counting = countingProvider(inner);
+    counting.hold();
+    const memory = openTestMemory({ embeddings: counting.provider });
+    await memory.store("a", "the first version of the text");
+    await Promise.resolve();
+    await memory.store("a", "a completely different second version");
+    counting.release();
+    await memory.flush();
+    const [exported] = await memory.export({ includeEmbeddings: true });
+    const [expected] = await inner.embed(["a completely different second version"]);
+    expect(Array.from(exported?.embedding ?? [])).toEqual(Array.from(expected as Float32Array));
+  });
+
+  it("embeds synchronously when deferEmbedding is false", async () => {
+    const memory = openTestMemory({
+      embeddings: createHashingEmbeddingProvider(),
+      settings: { deferEmbedding: false },
+    });
+    await memory.store("a", "notes about the launch");
+    expect((await memory.status()).missingEmbeddings).toBe(0);
+    expect((await memory.status()).pendingEmbeddings).toBe(0);
+  });
+
+  it("reuses cached vectors for repeated content instead of calling the provider", async () => {
+    const counting = countingProvider(createHashingEmbeddingProvider());
+    const memory = openTestMemory({ embeddings: counting.provider });
+    await memory.store("a", "same words");
+    await memory.flush();
+    await memory.store("b", "same words");
+    await memory.flush();
+    expect(counting.calls.texts).toBe(1);
+    expect((await memory.status()).missingEmbeddings).toBe(0);
+  });
+
+  it("drains pending embeddings on close", async () => {
+    const path = join(tempDir(), "brain.db");
+    const first = SqliteMemory.open({ path, embeddings: createHashingEmbeddingProvider() });
+    for (let i = 0; i < 20; i++) await first.store(`k${i}`, `entry number ${i}`);
+    await first.close();
+    const second = SqliteMemory.open({ path, embeddings: createHashingEmbeddingProvider() });
+    expect((await second.status()).missingEmbeddings).toBe(0);
+    await second.close();
+  });
+});
+
+describe("vector index", () => {
+  it("uses sqlite-vec when it loads and gives the same answers as the JavaScript fallback", async () => {
+    const docs = ["red apples and green pears", "fast cars on the highway", "apple pie recipe", "green tea"];
+    const vec = openTestMemory({ embeddings: createHashingEmbeddingProvider() });
+    const js = openTestMemory({ embeddings: createHashingEmbeddingProvider(), loadVectorExtension: false });
+    for (const memory of [vec, js]) {
+      for (const [i, text] of docs.entries()) await memory.store(`d${i}`, text);
+      await memory.flush();
+    }
+    expect((await vec.status()).vector).toBe("sqlite-vec");
+    expect((await js.status()).vector).toBe("js");
+    const a = await vec.recall("green apple", { mode: "embedding", limit: 4 });
+    const b = await js.recall("green apple", { mode: "embedding", limit: 4 });
+    expect(a.map((e) => e.key)).toEqual(b.map((e) => e.key));
+    for (const [i, e] of a.entries()) expect(e.score).toBeCloseTo(b[i]?.score as number, 5);
+  });
+
+  it("finds rare filtered entries beyond the KNN over-fetch", async () => {
+    const memory = openTestMemory({ embeddings: createHashingEmbeddingProvider({ dimensions: 32 }) });
+    const bulk = Array.from({ length: 400 }, (_, i) => ({
+      key: `k${i}`,
+      content: `meeting notes about topic ${i}`,
+    }));
+    await memory.import([
+      ...bulk,
+      { key: "target", content: "meeting notes about topic zebra", sessionId: "rare" },
+    ]);
+    await memory.flush();
+    const hits = await memory.recall("meeting notes", { mode: "embedding", sessionId: "rare" });
+    expect(hits.map((e) => e.key)).toEqual(["target"]);
+  });
+
+  it("sets old vectors aside when the provider fingerprint changes, and backfill restores them", async () => {
+    const path = join(tempDir(), "brain.db");
+    const first = SqliteMemory.open({ path, embeddings: createHashingEmbeddingProvider({ dimensions: 64 }) });
+    await first.import([
+      { key: "a", content: "alpha text" },
+      { key: "b", content: "beta text" },
+    ]);
+    await first.close();
+    const logger = capturingLogger();
+    const second = SqliteMemory.open({
+      path,
+      embeddings: createHashingEmbeddingProvider({ dimensions: 32 }),
+      logger,
+    });
+    expect((await second.status()).missingEmbeddings).toBe(2);
+    expect(logger.warnings.some((w) => w.includes("changed"))).toBe(true);
+    const progress: Array<[number, number]> = [];
+    expect(await second.backfillEmbeddings(1, { onProgress: (d, t) => progress.push([d, t]) })).toBe(2);
+    expect(progress).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+    const status = await second.status();
+    expect(status.missingEmbeddings).toBe(0);
+    expect(status.embedding?.dimensions).toBe(32);
+    expect((await second.recall("alpha", { mode: "embedding", limit: 1 })).map((e) => e.key)).toEqual(["a"]);
+    await second.close();
+  });
+
+  it("reindex rebuilds the keyword index and re-embeds every entry", async () => {
+    const counting = countingProvider(createHashingEmbeddingProvider());
+    const memory = openTestMemory({ embeddings: counting.provider, settings: { embeddingCacheMax: 0 } });
+    await memory.import([
+      { key: "a", content: "alpha text" },
+      { key: "b", content: "苹果 text" },
+    ]);
+    await memory.flush();
+    const before = counting.calls.texts;
+    expect(await memory.reindex()).toBe(2);
+    expect(counting.calls.texts - before).toBe(2);
+    expect((await memory.recall("苹果", { mode: "bm25" })).map((e) => e.key)).toEqual(["b"]);
+    expect((await memory.status()).missingEmbeddings).toBe(0);
+  });
+});

@@ -1,0 +1,76 @@
+import type { MemoryCategory } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+
+export const DEFAULT_HALF_LIFE_DAYS = 7;
+
+const MS_PER_DAY = 86_400_000;
+
+/**
+ * RFC 3339 date-time. The offset may be omitted (read as UTC) and a space may replace the "T",
+ * because SQLite's CURRENT_TIMESTAMP writes "YYYY-MM-DD HH:MM:SS" in UTC.
+ */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?)?$/;
+
+/** `score` halved every `halfLifeDays`; negative (future) and unknown ages do not decay. */
+export function applyDecay(
+  score: number,
+  ageDays: number,
+  halfLifeDays: number = DEFAULT_HALF_LIFE_DAYS,
+): number {
+  if (typeof halfLifeDays !== "number" || !Number.isFinite(halfLifeDays) || halfLifeDays <= 0) {
+    throw MemoryError.invalidInput(
+      "halfLifeDays",
+      `must be a finite number above 0, got ${String(halfLifeDays)}`,
+    );
+  }
+  const age = Number.isNaN(ageDays) || ageDays < 0 ? 0 : ageDays;
+  return score * 2 ** (-age / halfLifeDays);
+}
+
+/** applyDecay, except that "core" memories are permanent facts and never decay. */
+export function decayFor(
+  category: MemoryCategory,
+  score: number,
+  ageDays: number,
+  halfLifeDays: number = DEFAULT_HALF_LIFE_DAYS,
+): number {
+  const decayed = applyDecay(score, ageDays, halfLifeDays);
+  return category === "core" ? score : decayed;
+}
+
+/**
+ * Days from `timestamp` (RFC 3339) to `now`, fractional. An unparseable timestamp or `now`, or a
+ * timestamp in the future (clock skew), gives 0 so that it never penalises a memory.
+ */
+export function ageInDays(timestamp: string, now: Date): number {
+  const time = parseRfc3339(timestamp);
+  const nowMs = now instanceof Date ? now.getTime() : Number.NaN;
+  if (time === null || Number.isNaN(nowMs)) return 0;
+  return Math.max(0, (nowMs - time) / MS_PER_DAY);
+}
+
+function parseRfc3339(timestamp: string): number | null {
+  if (typeof timestamp !== "string") return null;
+  const m = RFC3339.exec(timestamp.trim());
+  if (m === null) return null;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((part) =>
+    Number(part ?? "0"),
+  ) as [number, number, number, number, number, number];
+  if (hour > 23 || minute > 59 || second > 60) return null;
+  const date = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, does not read years 0..99 as 1900..1999.
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  // A leap second (:60) is valid RFC 3339 but not representable; it counts as the end of :59.
+  date.setUTCHours(hour, minute, Math.min(second, 59), 0);
+  let ms = date.getTime() + (m[7] === undefined ? 0 : Number(m[7]) * 1000);
+  const offset = m[8];
+  if (offset !== undefined && offset.toUpperCase() !== "Z") {
+    const offHours = Number(offset.slice(1, 3));
+    const offMinutes = Number(offset.slice(4, 6));
+    if (offHours > 23 || offMinutes > 59) return null;
+    const sign = offset.startsWith("-") ? -1 : 1;
+    ms -= sign * (offHours * 60 + offMinutes) * 60_000;
+  }
+  return ms;
+}

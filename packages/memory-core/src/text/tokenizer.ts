@@ -1,0 +1,133 @@
+/**
+ * Word tokenisation shared by the full-text index, query building, keyword fallback and similarity.
+ * CJK text has no spaces between words, so CJK runs are kept whole here and turned into
+ * overlapping bigrams where an index needs word-like units.
+ */
+
+export { isStopWord, STOP_WORDS } from "./stop-words.js";
+
+const CJK_SCRIPT = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
+
+// Script=Common code points that only ever occur inside kana words: the prolonged sound mark ー
+// (full and half width) and the voiced sound marks (combining, and the half-width forms that NFKC
+// turns into them). Without them "ラーメン" or "ｶﾞ" would be cut in the middle of a word.
+const KANA_MARKS = new Set([0x30fc, 0xff70, 0x3099, 0x309a, 0xff9e, 0xff9f]);
+
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+const MARK = /^\p{M}$/u;
+const WHITESPACE = /^\s$/u;
+
+/** True when `ch` is a single code point of Han (incl. extensions), Hiragana, Katakana or Hangul. */
+export function isCjkChar(ch: string): boolean {
+  const cp = ch.codePointAt(0);
+  if (cp === undefined || ch.length > (cp > 0xffff ? 2 : 1)) return false;
+  return KANA_MARKS.has(cp) || CJK_SCRIPT.test(ch);
+}
+
+/** True when `text` contains at least one CJK character. */
+export function containsCjk(text: string): boolean {
+  for (const ch of text) {
+    if (isCjkChar(ch)) return true;
+  }
+  return false;
+}
+
+/**
+ * Lazily yields the tokens of `text` (NFKC, lower case): runs of letters/numbers, with an apostrophe
+ * kept when it sits between two letters ("don't"), and whole CJK runs as separate tokens.
+ * Lazy so that query builders can stop early on huge inputs.
+ */
+export function* iterateWords(text: string): Generator<string> {
+  // Typographic apostrophes are normalised so "don’t" and "don't" are the same token.
+  const normalized = text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/\u2019/g, "'");
+  const chars = Array.from(normalized);
+  let current = "";
+  let currentIsCjk = false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i] as string;
+    if (isCjkChar(ch)) {
+      if (current !== "" && !currentIsCjk) {
+        yield current;
+        current = "";
+      }
+      currentIsCjk = true;
+      current += ch;
+    } else if (LETTER_OR_NUMBER.test(ch)) {
+      if (current !== "" && currentIsCjk) {
+        yield current;
+        current = "";
+      }
+      currentIsCjk = false;
+      current += ch;
+    } else if (MARK.test(ch) && current !== "" && !currentIsCjk) {
+      // A combining mark belongs to the letter before it. After CJK it splits, as it does in
+      // toFtsIndexText, so query bigrams and index bigrams stay the same.
+      current += ch;
+    } else if (ch === "'" && current !== "" && !currentIsCjk && isWordLetter(chars[i + 1])) {
+      current += ch;
+    } else if (current !== "") {
+      yield current;
+      current = "";
+    }
+  }
+  if (current !== "") yield current;
+}
+
+function isWordLetter(ch: string | undefined): boolean {
+  return ch !== undefined && LETTER_OR_NUMBER.test(ch) && !isCjkChar(ch);
+}
+
+/** All tokens of `text`; see iterateWords for the rules. */
+export function tokenizeWords(text: string): string[] {
+  return Array.from(iterateWords(text));
+}
+
+/** Overlapping bigrams of a CJK run, by code point; a one-character run yields itself. */
+export function cjkBigrams(run: string): string[] {
+  const chars = Array.from(run);
+  if (chars.length <= 1) return chars.length === 1 ? [run] : [];
+  const bigrams: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) {
+    bigrams.push(`${chars[i]}${chars[i + 1]}`);
+  }
+  return bigrams;
+}
+
+/**
+ * Text to store in the FTS5 index for `content`, or null when it has no CJK and the content can be
+ * indexed as is. FTS5's unicode61 tokenizer would index a whole CJK sentence as one token, so each
+ * CJK run is replaced by its space-separated bigrams, which buildFtsQuery searches as a phrase.
+ */
+export function toFtsIndexText(content: string): string | null {
+  if (!containsCjk(content)) return null;
+  const parts: string[] = [];
+  let run = "";
+  // Whether the text emitted so far ends in whitespace; tracked rather than re-read from the
+  // output, which would make long documents quadratic.
+  let endsInSpace = true;
+  for (const ch of content) {
+    if (isCjkChar(ch)) {
+      run += ch;
+      continue;
+    }
+    const isSpace = WHITESPACE.test(ch);
+    if (run !== "") {
+      parts.push(bigramText(run, endsInSpace, isSpace));
+      run = "";
+    }
+    parts.push(ch);
+    endsInSpace = isSpace;
+  }
+  if (run !== "") parts.push(bigramText(run, endsInSpace, true));
+  return parts.join("");
+}
+
+/** A CJK run as space-separated bigrams, padded with a space where it touches other text. */
+function bigramText(run: string, afterSpace: boolean, beforeSpace: boolean): string {
+  // Same normalisation as the query side, so half-width kana and compatibility ideographs match.
+  const bigrams = cjkBigrams(run.normalize("NFKC")).join(" ");
+  return `${afterSpace ? "" : " "}${bigrams}${beforeSpace ? "" : " "}`;
+}

@@ -1,0 +1,101 @@
+import type { MemoryCategory } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import { toIsoTimestamp } from "./timestamps.js";
+
+/** Argument checks shared by every backend: each failure is INVALID_INPUT naming the field. */
+
+export function requireText(value: unknown, field: string, maxBytes?: number): string {
+  if (typeof value !== "string") {
+    throw MemoryError.invalidInput(field, `expected a string, got ${describe(value)}`);
+  }
+  if (value.trim() === "") throw MemoryError.invalidInput(field, "must not be empty");
+  if (maxBytes !== undefined) {
+    const bytes = Buffer.byteLength(value, "utf8");
+    if (bytes > maxBytes) {
+      throw MemoryError.invalidInput(field, `is ${bytes} bytes, over the limit of ${maxBytes} bytes`);
+    }
+  }
+  return value;
+}
+
+export function optionalText(value: unknown, field: string, maxBytes = 1024): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return requireText(value, field, maxBytes);
+}
+
+/** A namespace name; "*" (every namespace) only where the caller allows it. */
+export function namespaceOf(value: unknown, field: string, allowAll: boolean): string {
+  if (value === undefined || value === null) return "default";
+  const namespace = requireText(value, field, 256);
+  if (namespace === "*" && !allowAll) throw MemoryError.invalidInput(field, '"*" is not allowed here');
+  return namespace;
+}
+
+export function categoryOf(value: unknown, field: string, fallback: MemoryCategory = "core"): MemoryCategory {
+  if (value === undefined || value === null) return fallback;
+  return requireText(value, field, 128);
+}
+
+export function importanceOf(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw MemoryError.invalidInput(field, `expected a number from 0 to 1, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A positive whole number, capped at `max` (absurd limits are clamped, not refused). */
+export function limitOf(value: unknown, field: string, fallback: number, max: number): number {
+  if (value === undefined || value === null) return Math.min(fallback, max);
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+    throw MemoryError.invalidInput(field, `expected a positive whole number, got ${describe(value)}`);
+  }
+  return Math.min(value, max);
+}
+
+export function offsetOf(value: unknown, field: string): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw MemoryError.invalidInput(field, `expected a whole number ≥ 0, got ${describe(value)}`);
+  }
+  return value;
+}
+
+export function dateOf(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" && !(value instanceof Date)) {
+    throw MemoryError.invalidInput(field, `expected an RFC 3339 string or a Date, got ${describe(value)}`);
+  }
+  return toIsoTimestamp(value, field);
+}
+
+export function categoriesOf(value: unknown, field: string): MemoryCategory[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value))
+    throw MemoryError.invalidInput(field, `expected an array, got ${describe(value)}`);
+  return value.map((c, i) => categoryOf(c, `${field}[${i}]`));
+}
+
+export function optionalNumber(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || Number.isNaN(value)) {
+    throw MemoryError.invalidInput(field, `expected a number, got ${describe(value)}`);
+  }
+  return value;
+}
+
+export function optionalBoolean(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean")
+    throw MemoryError.invalidInput(field, `expected a boolean, got ${describe(value)}`);
+  return value;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string")
+    return value.length > 40 ? `"${value.slice(0, 40)}…"` : JSON.stringify(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return `a ${typeof value}`;
+}

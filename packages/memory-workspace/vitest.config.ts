@@ -1,0 +1,9 @@
+import { defineProject } from "vitest/config";
+
+export default defineProject({
+  test: {
+    name: "@claw/memory-workspace",
+    include: ["src/**/*.test.ts"],
+    passWithNoTests: true,
+  },
+});
