@@ -79,7 +79,8 @@ async function readConfigFile(path: string): Promise<{ text: string; mode: numbe
 
 function fileError(path: string, error: unknown): MemoryError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === "ENOENT")
+  // ENOTDIR: a component of the path is a file, so this file cannot exist either.
+  if (code === "ENOENT" || code === "ENOTDIR")
     return new MemoryError("NOT_FOUND", `config file not found: ${path}`, { cause: error });
   const reason = error instanceof Error ? error.message : String(error);
   return new MemoryError("STORAGE", `cannot read config file ${path}: ${reason}`, { cause: error });

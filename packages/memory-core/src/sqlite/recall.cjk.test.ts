@@ -11,6 +11,14 @@ describe("recall of Chinese, Japanese and Korean text by keyword", () => {
     expect((await memory.recall("喜欢吃苹果", { mode: "bm25" })).map((e) => e.key)).toEqual(["fruit"]);
   });
 
+  it("finds a sentence-long Chinese query by its overlapping bigrams", async () => {
+    const memory = openTestMemory();
+    await memory.store("fruit", "我喜欢吃苹果");
+    await memory.store("drink", "我每天早上喝咖啡");
+    const hits = await memory.recall("我喜欢吃什么水果", { mode: "bm25" });
+    expect(hits[0]?.key).toBe("fruit");
+  });
+
   it("finds a single character by prefix", async () => {
     const memory = openTestMemory();
     await memory.store("fruit", "我喜欢吃苹果");

@@ -68,6 +68,8 @@ export class SqliteMemory implements Memory {
   private readonly warned = new Set<string>();
   private readonly warnings: string[] = [];
   private closing: Promise<void> | null = null;
+  /** Set once the beforeClose hooks have run: from then on every call is UNAVAILABLE. */
+  private released = false;
 
   private constructor(private readonly options: SqliteMemoryOptions) {
     this.settings = options.settings ?? DEFAULT_CONFIG.memory;
@@ -280,7 +282,7 @@ export class SqliteMemory implements Memory {
   }
 
   async healthCheck(): Promise<boolean> {
-    if (this.closing !== null) return false;
+    if (this.released) return false;
     try {
       return (this.db.prepare("SELECT 1 AS ok").get() as { ok: number }).ok === 1;
     } catch (error) {
@@ -370,8 +372,10 @@ export class SqliteMemory implements Memory {
   async close(): Promise<void> {
     this.closing ??= (async () => {
       try {
+        // The hooks (e.g. a snapshot on close) still read and write the open store.
         await this.options.beforeClose?.(this);
       } finally {
+        this.released = true;
         await this.embeddings?.close(this.settings.closeTimeoutMs);
         this.statements.clear();
         this.db.close();
@@ -440,7 +444,7 @@ export class SqliteMemory implements Memory {
   }
 
   private assertOpen(): void {
-    if (this.closing !== null) throw new MemoryError("UNAVAILABLE", "this memory is closed");
+    if (this.released) throw new MemoryError("UNAVAILABLE", "this memory is closed");
   }
 
   /** SQLite failures surface as STORAGE; MemoryErrors pass through unchanged. */

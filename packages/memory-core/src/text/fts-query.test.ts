@@ -75,6 +75,8 @@ describe("buildFtsQuery on CJK", () => {
 
   it("turns a longer run into a phrase of consecutive bigrams", () => {
     expect(buildFtsQuery("我喜欢")).toBe('"我喜 喜欢"');
+    // Longer runs are sentences: their bigrams are OR-ed instead of matched as one phrase.
+    expect(buildFtsQuery("我喜欢吃苹果")).toBe('"我喜" OR "喜欢" OR "欢吃" OR "吃苹" OR "苹果"');
   });
 
   it("turns a single character into a prefix term", () => {

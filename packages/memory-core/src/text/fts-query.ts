@@ -13,6 +13,9 @@ export const DEFAULT_MAX_FTS_TERMS = 24;
 
 const MIN_PREFIX_CHARS = 3;
 
+/** CJK runs up to this length are searched as a phrase, longer ones by their bigrams. */
+const MAX_PHRASE_CJK_CHARS = 4;
+
 /**
  * The unique search terms of `query` that buildFtsQuery would use, in query order: tokens without
  * stop words (or only stop words when nothing else is left), CJK runs whole, at most `maxTerms`.
@@ -45,7 +48,10 @@ function ftsTermExpression(term: string, prefix: boolean): string {
     // The index holds CJK as bigrams (toFtsIndexText): a run is the phrase of its consecutive
     // bigrams, and a lone character can only be found as the start of a bigram.
     if (chars.length === 1) return `${quote(term)}*`;
-    return quote(cjkBigrams(term).join(" "));
+    // A short run is a word or two: match it as a phrase. A longer run is a sentence whose exact
+    // wording is unlikely to recur, so its bigrams are OR-ed and BM25 ranks by overlap.
+    if (chars.length <= MAX_PHRASE_CJK_CHARS) return quote(cjkBigrams(term).join(" "));
+    return [...new Set(cjkBigrams(term))].map(quote).join(" OR ");
   }
   // An apostrophe splits the term into a phrase in FTS5 ("don" "t"); a prefix would then apply
   // to the "t" alone, so such terms stay exact.
