@@ -129,7 +129,12 @@ describe("createMemory: plugins", () => {
       plugins: [recordingPlugin("one", events, contexts), recordingPlugin("two", events, contexts)],
     });
 
-    expect(events).toEqual(["one.beforeOpen", "two.beforeOpen", "one.afterOpen:sqlite", "two.afterOpen:sqlite"]);
+    expect(events).toEqual([
+      "one.beforeOpen",
+      "two.beforeOpen",
+      "one.afterOpen:sqlite",
+      "two.afterOpen:sqlite",
+    ]);
     await memory.close();
     expect(events.slice(4)).toEqual(["one.beforeClose", "two.beforeClose"]);
     for (const ctx of contexts) {

@@ -79,16 +79,19 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
       }
     }
     try {
-      mkdirSync(workspaceDir, { recursive: true });
+      makeWorkspace(workspaceDir);
       memory = SqliteMemory.open({
         path: dbPath,
         settings: config.memory,
         embeddings,
         embeddingUnavailableReason,
+        closeProvider: options.embeddings === undefined,
         logger,
         beforeClose,
       });
     } catch (error) {
+      // A provider this function created is released with the store it was made for.
+      if (options.embeddings === undefined) await embeddings?.close?.();
       if (options.strict) throw error;
       const reason = `SQLite could not open ${dbPath} (${(error as Error).message}): running without memory (NoneMemory)`;
       logger.warn(reason);
@@ -99,4 +102,19 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
   for (const plugin of plugins) await plugin.afterOpen?.(memory, ctx);
   if (config.memory.backfillOnStartup) await memory.backfillEmbeddings();
   return memory;
+}
+
+/** A workspace that cannot be created is a STORAGE failure like any other (strict callers see a MemoryError). */
+function makeWorkspace(workspaceDir: string): void {
+  try {
+    mkdirSync(workspaceDir, { recursive: true });
+  } catch (error) {
+    throw new MemoryError(
+      "STORAGE",
+      `cannot create the workspace ${workspaceDir}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }

@@ -230,10 +230,38 @@ describe("export filters", () => {
   async function filled() {
     const memory = openTestMemory();
     await memory.import([
-      { key: "jan", content: "January note", namespace: "a", category: "daily", sessionId: "s1", updatedAt: "2024-01-15T00:00:00.000Z" },
-      { key: "feb", content: "February note", namespace: "a", category: "core", sessionId: "s2", updatedAt: "2024-02-01T00:00:00.000Z" },
-      { key: "mar", content: "March note", namespace: "b", category: "daily", sessionId: "s1", updatedAt: "2024-03-15T00:00:00.000Z" },
-      { key: "apr", content: "April note", namespace: "b", category: "core", updatedAt: "2024-04-15T00:00:00.000Z", supersededBy: "mar" },
+      {
+        key: "jan",
+        content: "January note",
+        namespace: "a",
+        category: "daily",
+        sessionId: "s1",
+        updatedAt: "2024-01-15T00:00:00.000Z",
+      },
+      {
+        key: "feb",
+        content: "February note",
+        namespace: "a",
+        category: "core",
+        sessionId: "s2",
+        updatedAt: "2024-02-01T00:00:00.000Z",
+      },
+      {
+        key: "mar",
+        content: "March note",
+        namespace: "b",
+        category: "daily",
+        sessionId: "s1",
+        updatedAt: "2024-03-15T00:00:00.000Z",
+      },
+      {
+        key: "apr",
+        content: "April note",
+        namespace: "b",
+        category: "core",
+        updatedAt: "2024-04-15T00:00:00.000Z",
+        supersededBy: "mar",
+      },
     ]);
     return memory;
   }
@@ -267,7 +295,12 @@ describe("export filters", () => {
     expect(keysOf(await memory.export({ since: "2024-02-01T00:00:00Z" }))).toEqual(["apr", "feb", "mar"]);
     expect(keysOf(await memory.export({ until: "2024-02-01T00:00:00Z" }))).toEqual(["jan"]);
     expect(
-      keysOf(await memory.export({ since: new Date("2024-02-01T00:00:00Z"), until: new Date("2024-04-01T00:00:00Z") })),
+      keysOf(
+        await memory.export({
+          since: new Date("2024-02-01T00:00:00Z"),
+          until: new Date("2024-04-01T00:00:00Z"),
+        }),
+      ),
     ).toEqual(["feb", "mar"]);
   });
 });

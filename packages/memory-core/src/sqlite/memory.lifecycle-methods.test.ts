@@ -118,7 +118,12 @@ describe("purgeNamespace and purgeSession", () => {
   it("purgeNamespace returns the count and removes only that namespace", async () => {
     const memory = await filled();
     // Warm the hot cache so a stale result would show.
-    expect(keysOf(await memory.recall("garden", { namespace: "*", limit: 10 }))).toEqual(["a1", "a2", "b1", "d1"]);
+    expect(keysOf(await memory.recall("garden", { namespace: "*", limit: 10 }))).toEqual([
+      "a1",
+      "a2",
+      "b1",
+      "d1",
+    ]);
 
     expect(await memory.purgeNamespace("alpha")).toBe(2);
     expect(await memory.count({ namespace: "alpha" })).toBe(0);
@@ -130,7 +135,12 @@ describe("purgeNamespace and purgeSession", () => {
 
   it("purgeSession returns the count and removes only that session, across namespaces", async () => {
     const memory = await filled();
-    expect(keysOf(await memory.recall("garden", { namespace: "*", limit: 10 }))).toEqual(["a1", "a2", "b1", "d1"]);
+    expect(keysOf(await memory.recall("garden", { namespace: "*", limit: 10 }))).toEqual([
+      "a1",
+      "a2",
+      "b1",
+      "d1",
+    ]);
 
     expect(await memory.purgeSession("s1")).toBe(2);
     expect(keysOf(await memory.list({ namespace: "*" }))).toEqual(["a2", "d1"]);
@@ -179,7 +189,9 @@ describe("topCoreMemories", () => {
     const top = await memory.topCoreMemories(10);
     expect(top.map((e) => e.key)).toEqual(["high", "mid-new", "mid-old"]);
     expect((await memory.topCoreMemories(2)).map((e) => e.key)).toEqual(["high", "mid-new"]);
-    expect((await memory.topCoreMemories(10, { namespace: "elsewhere" })).map((e) => e.key)).toEqual(["other-ns"]);
+    expect((await memory.topCoreMemories(10, { namespace: "elsewhere" })).map((e) => e.key)).toEqual([
+      "other-ns",
+    ]);
   });
 
   it("import fills a missing importance (core 0.7), which ranks above a lower given one", async () => {

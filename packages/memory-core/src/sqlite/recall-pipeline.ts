@@ -59,10 +59,8 @@ export async function runRecall(deps: RecallDeps, request: RecallRequest): Promi
 
   const depth = Math.max(limit * 4, 40);
   let mode = request.mode;
-  if (mode !== "bm25" && deps.embeddings === null) {
-    deps.warnOnce("no embedding provider: recall runs keyword-only (bm25)");
-    mode = "bm25";
-  }
+  // Keyword-only is a supported mode; createMemory already said once why there is no provider.
+  if (mode !== "bm25" && deps.embeddings === null) mode = "bm25";
 
   let keyword: KeywordHit[] =
     mode === "embedding" ? [] : keywordSearch(deps.statements, query, filter, depth, withEmbeddings);

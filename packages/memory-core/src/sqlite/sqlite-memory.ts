@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
 import type {
   EmbeddingProvider,
   ExportFilter,
@@ -19,18 +18,19 @@ import type { Database } from "better-sqlite3";
 import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js";
 import { HotCache, recallCacheKey } from "../recall/hot-cache.js";
 import * as check from "../validate-input.js";
+import { backfillMissing } from "./backfill.js";
 import { createEmbeddingCache } from "./embedding-cache.js";
 import { EmbeddingPipeline, type EmbedJob } from "./embedding-pipeline.js";
 import type { EntryFilter } from "./entry-filter.js";
 import { toEntryWrite } from "./entry-input.js";
 import { applyFingerprint } from "./fingerprint.js";
+import { readStatus } from "./memory-status.js";
 import { createMetaStore } from "./meta-store.js";
 import { migrate } from "./migrate.js";
 import { openDatabase } from "./open-database.js";
 import * as read from "./read-entries.js";
 import { rebuildFullText } from "./rebuild-full-text.js";
 import { runRecall } from "./recall-pipeline.js";
-import { SCHEMA_VERSION } from "./schema.js";
 import { createStatementCache, type StatementCache } from "./statement-cache.js";
 import { createVectorIndex, type VectorIndex } from "./vector-index.js";
 import { type EntryWrite, writeEntry } from "./write-entries.js";
@@ -47,6 +47,8 @@ export interface SqliteMemoryOptions {
   logger?: Logger;
   now?: () => Date;
   newId?: () => string;
+  /** Close the provider with the store (createMemory sets it for providers it created). */
+  closeProvider?: boolean;
   /** false = do not load sqlite-vec (vectors compared in JavaScript). Default true. */
   loadVectorExtension?: boolean;
   /** Run before the database is released (createMemory's plugin hooks). */
@@ -244,7 +246,8 @@ export class SqliteMemory implements Memory {
         {
           ...this.filterOf({ ...filter, namespace: filter.namespace ?? "*", includeSuperseded: true }, true),
           // ExportFilter has one `category`; filterOf reads RecallOptions' `categories`.
-          categories: filter.category === undefined ? undefined : [check.categoryOf(filter.category, "category")],
+          categories:
+            filter.category === undefined ? undefined : [check.categoryOf(filter.category, "category")],
         },
         check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false,
       ),
@@ -292,35 +295,16 @@ export class SqliteMemory implements Memory {
   }
 
   async status(): Promise<MemoryStatus> {
-    return this.guard(() => {
-      const counts = this.db
-        .prepare(
-          "SELECT count(*) AS entries, count(DISTINCT namespace) AS namespaces, sum(embedding IS NULL) AS missing FROM memories",
-        )
-        .get() as { entries: number; namespaces: number; missing: number | null };
-      const provider = this.embeddings?.provider;
-      const pending = this.embeddings?.pending ?? 0;
-      const status: MemoryStatus = {
-        backend: this.name,
+    return this.guard(() =>
+      readStatus({
+        db: this.db,
         path: this.options.path,
-        entries: counts.entries,
-        namespaces: counts.namespaces,
-        pendingEmbeddings: pending,
-        missingEmbeddings: provider ? Math.max(0, (counts.missing ?? 0) - pending) : 0,
-        embedding: provider
-          ? { provider: provider.id, model: provider.model, dimensions: provider.dimensions }
-          : null,
-        vector: provider ? this.vectors.kind : "none",
-        fts: true,
-        schemaVersion: SCHEMA_VERSION,
-      };
-      const reason = this.options.embeddingUnavailableReason ?? this.embeddings?.lastError;
-      if (reason !== undefined) status.embeddingUnavailableReason = reason;
-      const size = fileSize(this.options.path) + fileSize(`${this.options.path}-wal`);
-      if (size > 0) status.sizeBytes = size;
-      if (this.warnings.length > 0) status.warnings = [...this.warnings];
-      return status;
-    });
+        embeddings: this.embeddings,
+        vectors: this.vectors,
+        embeddingUnavailableReason: this.options.embeddingUnavailableReason,
+        warnings: this.warnings,
+      }),
+    );
   }
 
   async reindex(options: ProgressOptions = {}): Promise<number> {
@@ -345,24 +329,7 @@ export class SqliteMemory implements Memory {
     this.assertOpen();
     const size = check.limitOf(batchSize, "batchSize", 64, 4096);
     if (this.embeddings === null) return 0;
-    const missing = this.statements.get(
-      "SELECT rid, namespace, content_hash AS hash, content FROM memories WHERE embedding IS NULL AND rid > ? ORDER BY rid LIMIT ?",
-    );
-    const total = (
-      this.db.prepare("SELECT count(*) AS n FROM memories WHERE embedding IS NULL").get() as { n: number }
-    ).n;
-    let done = 0;
-    let written = 0;
-    let after = 0;
-    for (;;) {
-      const jobs = missing.all(after, size) as EmbedJob[];
-      if (jobs.length === 0) break;
-      written += await this.embeddings.embedDocuments(jobs);
-      done += jobs.length;
-      after = (jobs[jobs.length - 1] as EmbedJob).rid;
-      options.onProgress?.(Math.min(done, total), total);
-    }
-    return written;
+    return backfillMissing(this.db, this.statements, this.embeddings, size, options.onProgress);
   }
 
   async flush(): Promise<void> {
@@ -379,6 +346,7 @@ export class SqliteMemory implements Memory {
         await this.embeddings?.close(this.settings.closeTimeoutMs);
         this.statements.clear();
         this.db.close();
+        if (this.options.closeProvider) await this.options.embeddings?.close?.();
       }
     })();
     return this.closing;
@@ -465,13 +433,5 @@ export class SqliteMemory implements Memory {
       if (isMemoryError(error) || (error as Error).name === "AbortError") throw error;
       throw new MemoryError("STORAGE", `storage failure: ${(error as Error).message}`, { cause: error });
     }
-  }
-}
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0; // absent (":memory:" or no WAL yet)
   }
 }
