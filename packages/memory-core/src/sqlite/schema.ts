@@ -90,11 +90,11 @@ CREATE INDEX IF NOT EXISTS embedding_cache_accessed ON embedding_cache(accessed_
 
 export const CREATE_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
 
-/** The sqlite-vec KNN index; created once the embedding dimension is known. */
-export function createVectorTableSql(dimensions: number): string {
-  return `CREATE VIRTUAL TABLE IF NOT EXISTS memories_vec USING vec0(
-    rid INTEGER PRIMARY KEY,
-    namespace TEXT PARTITION KEY,
-    embedding float[${Math.trunc(dimensions)}] distance_metric=cosine
-  )`;
+/** The sqlite-vec KNN index; created once the embedding dimension is known. `binary` stores one bit
+ *  per dimension (a pre-filter; exact cosine re-ranks from the memories table). */
+export function createVectorTableSql(dimensions: number, binary: boolean): string {
+  const column = binary
+    ? `bit[${Math.trunc(dimensions)}]`
+    : `float[${Math.trunc(dimensions)}] distance_metric=cosine`;
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS memories_vec USING vec0(rid INTEGER PRIMARY KEY, namespace TEXT PARTITION KEY, embedding ${column})`;
 }

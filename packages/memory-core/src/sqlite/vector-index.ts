@@ -37,19 +37,31 @@ export function createVectorIndex(
   return vecAvailable ? createVecIndex(db, statements, meta) : createJsIndex(statements, meta);
 }
 
-function vecTableExists(db: Database): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memories_vec'").get() !== undefined;
+function vecTableSql(db: Database): string | undefined {
+  return (
+    db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memories_vec'").get() as
+      | { sql: string }
+      | undefined
+  )?.sql;
 }
 
+/**
+ * sqlite-vec index with a binary-quantized pre-filter: the vec0 table holds one bit per dimension
+ * (32× smaller than float32, hamming distance), its KNN picks `CANDIDATES_PER_HIT × k` candidates,
+ * and the exact cosine over the stored float32 BLOBs re-ranks them. Dimensions that are not a
+ * multiple of 8 cannot be bit-packed and keep a float index.
+ */
 function createVecIndex(db: Database, statements: StatementCache, meta: MetaStore): VectorIndex {
-  let ready = vecTableExists(db);
-  // A connection without sqlite-vec may have written vectors the vec0 table never saw.
-  if (ready && meta.get("vec_dirty") === "1") rebuild();
+  // "stale": a table exists but its shape or contents are unverified until ensure() knows the dims.
+  let state: "none" | "stale" | "ready" = vecTableSql(db) === undefined ? "none" : "stale";
+  let quantize = "?";
 
   function rebuild(): void {
     db.transaction(() => {
       db.exec("DELETE FROM memories_vec");
-      const insert = db.prepare("INSERT INTO memories_vec(rid, namespace, embedding) VALUES (?, ?, ?)");
+      const insert = db.prepare(
+        `INSERT INTO memories_vec(rid, namespace, embedding) VALUES (?, ?, ${quantize})`,
+      );
       // Paged rather than iterated: better-sqlite3 refuses writes while an iterator is open.
       const page = db.prepare(
         "SELECT rid, namespace, embedding FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT 1000",
@@ -78,65 +90,83 @@ function createVecIndex(db: Database, statements: StatementCache, meta: MetaStor
   return {
     kind: "sqlite-vec",
     ensure(dimensions) {
-      if (ready) return;
-      db.exec(createVectorTableSql(dimensions));
-      ready = true;
+      const binary = dimensions % 8 === 0;
+      quantize = binary ? "vec_quantize_binary(?)" : "?";
+      const wanted = createVectorTableSql(dimensions, binary);
+      if (state === "ready") return;
+      const existing = vecTableSql(db);
+      if (
+        existing !== undefined &&
+        normalize(existing) === normalize(wanted) &&
+        meta.get("vec_dirty") !== "1"
+      ) {
+        state = "ready";
+        return;
+      }
+      if (existing !== undefined) db.exec("DROP TABLE memories_vec");
+      db.exec(wanted);
+      state = "ready";
       rebuild();
     },
     upsert(rid, namespace, embedding) {
-      if (!ready) return;
+      if (state !== "ready") return;
       statements.get("DELETE FROM memories_vec WHERE rid = ?").run(BigInt(rid));
       statements
-        .get("INSERT INTO memories_vec(rid, namespace, embedding) VALUES (?, ?, ?)")
+        .get(`INSERT INTO memories_vec(rid, namespace, embedding) VALUES (?, ?, ${quantize})`)
         .run(BigInt(rid), namespace, embedding);
     },
     remove(rid) {
-      if (ready) statements.get("DELETE FROM memories_vec WHERE rid = ?").run(BigInt(rid));
+      if (state !== "none") statements.get("DELETE FROM memories_vec WHERE rid = ?").run(BigInt(rid));
     },
     removeWhere(where, params) {
-      if (!ready) return;
+      if (state === "none") return;
       statements
         .get(`DELETE FROM memories_vec WHERE rid IN (SELECT m.rid FROM memories m WHERE ${where})`)
         .run(...params);
     },
     clear() {
-      if (ready) db.exec("DROP TABLE memories_vec");
-      ready = false;
+      if (state !== "none") db.exec("DROP TABLE memories_vec");
+      state = "none";
     },
     search(queryVector, k, filter) {
-      if (!ready || k <= 0) return [];
+      if (state !== "ready" || k <= 0) return [];
       const query = float32ToBlob(queryVector);
-      const selective = isSelective(filter);
-      // Over-fetch so that filtering after the KNN still leaves k; fall back to an exact scan of
-      // the filtered rows when it does not (a narrow filter, or k beyond vec0's cap).
-      const fetch = Math.min(VEC0_MAX_K, selective ? Math.max(k * 10, 200) : Math.max(k * 2, k + 20));
       if (k > VEC0_MAX_K) return exactScan(query, k, filter);
+      // Filters apply after the KNN, so a selective one needs a deeper candidate list.
+      const perHit = isSelective(filter) ? CANDIDATES_PER_HIT * 4 : CANDIDATES_PER_HIT;
+      const fetch = Math.min(VEC0_MAX_K, Math.max(k * perHit, MIN_CANDIDATES));
       const namespaced = filter.namespace !== undefined && filter.namespace !== "*";
+      const candidates = statements
+        .get(
+          `SELECT rid FROM memories_vec WHERE embedding MATCH ${quantize} AND k = ?${namespaced ? " AND namespace = ?" : ""}`,
+        )
+        .pluck()
+        .all(query, fetch, ...(namespaced ? [filter.namespace] : [])) as number[];
       const where = filterSql({ ...filter, namespace: undefined });
       const rows = statements
         .get(
-          `WITH knn AS (SELECT rid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?${
-            namespaced ? " AND namespace = ?" : ""
-          }) SELECT knn.rid AS rid, knn.distance AS distance FROM knn JOIN memories m ON m.rid = knn.rid
-          WHERE 1 = 1${where.sql} ORDER BY knn.distance LIMIT ?`,
+          `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance FROM memories m
+           WHERE m.rid IN (SELECT value FROM json_each(?)) AND m.embedding IS NOT NULL${where.sql}
+           ORDER BY distance LIMIT ?`,
         )
-        .all(query, fetch, ...(namespaced ? [filter.namespace] : []), ...where.params, k) as Array<{
+        .all(query, JSON.stringify(candidates), ...where.params, k) as Array<{
         rid: number;
         distance: number;
       }>;
-      if (rows.length < k) {
-        // Fewer than k survived: either the corpus is small (the KNN saw everything) or the filter
-        // removed too many. Only the second needs the exact scan.
-        const knnSize = (
-          statements
-            .get(`SELECT count(*) AS n FROM memories_vec${namespaced ? " WHERE namespace = ?" : ""}`)
-            .get(...(namespaced ? [filter.namespace] : [])) as { n: number }
-        ).n;
-        if (knnSize > fetch) return exactScan(query, k, filter);
-      }
+      // The KNN saw every vector when it returned fewer than asked; otherwise a short answer means
+      // the filter removed too many candidates, and only an exact scan of the filtered rows is right.
+      if (rows.length < k && candidates.length >= fetch) return exactScan(query, k, filter);
       return toHits(rows);
     },
   };
+}
+
+/** Candidates the quantized KNN passes to the exact re-rank, per requested hit. */
+const CANDIDATES_PER_HIT = 10;
+const MIN_CANDIDATES = 200;
+
+function normalize(sql: string): string {
+  return sql.replace(/\s+/g, " ").replace("IF NOT EXISTS ", "").trim();
 }
 
 /** Similarity ≤ 0 means unrelated: such neighbours are not hits. */

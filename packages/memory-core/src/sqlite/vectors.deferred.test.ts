@@ -144,3 +144,29 @@ describe("vector index", () => {
     expect((await memory.status()).missingEmbeddings).toBe(0);
   });
 });
+
+describe("binary-quantized pre-filter", () => {
+  it("re-ranks exactly, so its top 10 matches the exact JavaScript scan on 600 entries", async () => {
+    const entries = Array.from({ length: 600 }, (_, i) => ({
+      key: `k${i}`,
+      content: `note ${i % 37} about ${["apples", "trains", "rivers", "music", "budgets"][i % 5]} and item ${i}`,
+    }));
+    const vec = openTestMemory({ embeddings: createHashingEmbeddingProvider({ dimensions: 128 }) });
+    const js = openTestMemory({
+      embeddings: createHashingEmbeddingProvider({ dimensions: 128 }),
+      loadVectorExtension: false,
+    });
+    for (const memory of [vec, js]) {
+      await memory.import(entries);
+      await memory.flush();
+    }
+    let overlap = 0;
+    const queries = ["apples item 12", "music note 5", "rivers and trains", "budgets 30"];
+    for (const query of queries) {
+      const a = (await vec.recall(query, { mode: "embedding", limit: 10 })).map((e) => e.key);
+      const b = new Set((await js.recall(query, { mode: "embedding", limit: 10 })).map((e) => e.key));
+      overlap += a.filter((key) => b.has(key)).length;
+    }
+    expect(overlap / (queries.length * 10)).toBeGreaterThanOrEqual(0.9);
+  });
+});
