@@ -99,6 +99,8 @@ export const memorySettingsSchema = z.strictObject(
     decayHalfLifeDays: positiveNumber().default(7),
     mmrEnabled: flag().default(false),
     mmrLambda: numberBetween(0, 1).default(0.7),
+    /** Share of a keyword hit's score lent to its neighbours in the same session (0 = off). */
+    sessionContextWeight: numberBetween(0, 1).default(0.5),
     recallLimitMax: positiveInteger().default(1_000),
     closeTimeoutMs: nonNegativeInteger().default(10_000),
     /** Where local ONNX models are downloaded from. */

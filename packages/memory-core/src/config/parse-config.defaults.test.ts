@@ -34,6 +34,7 @@ describe("parseConfig defaults", () => {
       decayHalfLifeDays: 7,
       mmrEnabled: false,
       mmrLambda: 0.7,
+      sessionContextWeight: 0.5,
       recallLimitMax: 1000,
       closeTimeoutMs: 10000,
       modelBaseUrl: "https://huggingface.co",

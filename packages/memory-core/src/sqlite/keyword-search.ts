@@ -1,5 +1,5 @@
 import { bm25ToScore } from "../recall/keyword-score.js";
-import { buildFtsQuery } from "../text/fts-query.js";
+import { buildFtsQuery, ftsTermsOf } from "../text/fts-query.js";
 import { extractLikeKeywords, likePattern } from "../text/like-keywords.js";
 import { type EntryFilter, filterSql } from "./entry-filter.js";
 import { entryColumns, type MemoryRow } from "./entry-row.js";
@@ -24,7 +24,7 @@ export function keywordSearch(
 ): KeywordHit[] {
   const exact = buildFtsQuery(query);
   if (exact === null) return [];
-  const hits = matchFts(statements, exact, filter, limit, withEmbedding);
+  const hits = byCoverage(matchFts(statements, exact, filter, limit, withEmbedding), ftsTermsOf(query));
   if (hits.length >= limit) return hits;
   const prefixed = buildFtsQuery(query, { prefix: true });
   if (prefixed === null || prefixed === exact) return hits;
@@ -33,7 +33,26 @@ export function keywordSearch(
     const known = byRid.get(hit.row.rid);
     if (known === undefined || known.score < hit.score) byRid.set(hit.row.rid, hit);
   }
-  return [...byRid.values()].sort((a, b) => b.score - a.score || a.row.rid - b.row.rid).slice(0, limit);
+  return byCoverage([...byRid.values()], ftsTermsOf(query)).slice(0, limit);
+}
+
+/** Tuned on LoCoMo (dev): 0.75 keeps most of the MRR gain of a linear factor and more recall@10. */
+const COVERAGE_EXPONENT = 0.75;
+
+/**
+ * BM25 sums per-term scores, so one rare word repeated in a short entry can outrank an entry that
+ * contains most of the question. Scaling by the share of distinct query terms present favours
+ * entries that answer more of it.
+ */
+function byCoverage(hits: KeywordHit[], terms: readonly string[]): KeywordHit[] {
+  if (terms.length < 2) return hits;
+  return hits
+    .map((hit) => {
+      const text = `${hit.row.key}\n${hit.row.content}`.normalize("NFKC").toLowerCase();
+      const covered = terms.filter((t) => text.includes(t)).length / terms.length;
+      return { row: hit.row, score: hit.score * covered ** COVERAGE_EXPONENT };
+    })
+    .sort((a, b) => b.score - a.score || a.row.rid - b.row.rid);
 }
 
 function matchFts(

@@ -11,6 +11,7 @@ import type { EmbeddingPipeline } from "./embedding-pipeline.js";
 import { type EntryFilter, filterSql } from "./entry-filter.js";
 import { entryColumns, type MemoryRow, rowToEntry } from "./entry-row.js";
 import { type KeywordHit, keywordSearch, likeSearch } from "./keyword-search.js";
+import { withSessionNeighbours } from "./session-context.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { VectorIndex } from "./vector-index.js";
 
@@ -20,6 +21,7 @@ export interface RecallSettings {
   decayHalfLifeDays: number;
   mmrEnabled: boolean;
   mmrLambda: number;
+  sessionContextWeight: number;
 }
 
 export interface RecallDeps {
@@ -62,8 +64,15 @@ export async function runRecall(deps: RecallDeps, request: RecallRequest): Promi
   // Keyword-only is a supported mode; createMemory already said once why there is no provider.
   if (mode !== "bm25" && deps.embeddings === null) mode = "bm25";
 
-  let keyword: KeywordHit[] =
-    mode === "embedding" ? [] : keywordSearch(deps.statements, query, filter, depth, withEmbeddings);
+  const searchKeywords = () =>
+    withSessionNeighbours(
+      deps.statements,
+      keywordSearch(deps.statements, query, filter, depth, withEmbeddings),
+      filter,
+      deps.settings.sessionContextWeight,
+      withEmbeddings,
+    );
+  let keyword: KeywordHit[] = mode === "embedding" ? [] : searchKeywords();
   let vector: Array<{ rid: number; similarity: number }> = [];
   const skipVector = mode === "hybrid" && earlyReturn(keyword, query, deps.settings.ftsEarlyReturnScore);
   if ((mode === "hybrid" && !skipVector) || mode === "embedding") {

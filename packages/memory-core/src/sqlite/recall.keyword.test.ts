@@ -111,3 +111,33 @@ describe("recall by keyword (bm25)", () => {
     expect(await memory.recall("onfig", { mode: "bm25" })).toEqual([]);
   });
 });
+
+describe("keyword ranking refinements", () => {
+  it("ranks an entry covering more of the query above one repeating a single rare term", async () => {
+    const memory = openTestMemory();
+    await memory.store("one", "zebra zebra zebra");
+    await memory.store("both", "the zebra at the city zoo was sleeping all afternoon long");
+    const hits = await memory.recall("zebra zoo", { mode: "bm25" });
+    expect(hits.map((h) => h.key)).toEqual(["both", "one"]);
+  });
+
+  it("lends part of a hit's score to its neighbours in the same session", async () => {
+    const memory = openTestMemory();
+    await memory.import([
+      { key: "q", content: "Do you want new running shoes for the marathon?", sessionId: "s1" },
+      { key: "a", content: "Yes please, purple ones would be lovely", sessionId: "s1" },
+      { key: "x", content: "Completely unrelated remark about lunch", sessionId: "s1" },
+      { key: "other", content: "Lovely purple flowers in the garden" },
+    ]);
+    const keys = (await memory.recall("running shoes marathon", { mode: "bm25" })).map((h) => h.key);
+    expect(keys[0]).toBe("q");
+    expect(keys).toContain("a");
+    expect(keys).not.toContain("x");
+    const off = openTestMemory({ settings: { sessionContextWeight: 0 } });
+    await off.import([
+      { key: "q", content: "Do you want new running shoes for the marathon?", sessionId: "s1" },
+      { key: "a", content: "Yes please, purple ones would be lovely", sessionId: "s1" },
+    ]);
+    expect((await off.recall("running shoes marathon", { mode: "bm25" })).map((h) => h.key)).toEqual(["q"]);
+  });
+});

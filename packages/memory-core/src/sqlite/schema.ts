@@ -54,6 +54,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS memories_namespace_key ON memories(namespace, 
 CREATE INDEX IF NOT EXISTS memories_namespace_updated ON memories(namespace, updated_at);
 CREATE INDEX IF NOT EXISTS memories_namespace_category ON memories(namespace, category, importance);
 CREATE INDEX IF NOT EXISTS memories_session ON memories(session_id) WHERE session_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS memories_session_order ON memories(namespace, session_id, created_at, rid)
+  WHERE session_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS memories_missing_embedding ON memories(rid) WHERE embedding IS NULL;
 `;
 
