@@ -196,19 +196,25 @@ export class EmbeddingPipeline {
       "UPDATE memories SET embedding = ?, embedding_content_hash = ? WHERE rid = ? AND content_hash = ?",
     );
     let written = 0;
-    db.transaction(() => {
-      for (const job of batch) {
-        const vector = vectors.get(job.hash);
-        if (vector === undefined) continue;
-        const blob = float32ToBlob(vector);
-        // The guard: a row whose content changed since the job was queued keeps waiting for the
-        // newer job instead of receiving a vector of text it no longer holds.
-        if (update.run(blob, job.hash, job.rid, job.hash).changes === 1) {
-          this.options.vectors.upsert(job.rid, job.namespace, blob);
-          written++;
+    try {
+      db.transaction(() => {
+        for (const job of batch) {
+          const vector = vectors.get(job.hash);
+          if (vector === undefined) continue;
+          const blob = float32ToBlob(vector);
+          // The guard: a row whose content changed since the job was queued keeps waiting for the
+          // newer job instead of receiving a vector of text it no longer holds.
+          if (update.run(blob, job.hash, job.rid, job.hash).changes === 1) {
+            this.options.vectors.upsert(job.rid, job.namespace, blob);
+            written++;
+          }
         }
-      }
-    })();
+      })();
+    } catch (error) {
+      // A rolled-back write leaves the in-memory vector codes ahead of the database.
+      this.options.vectors.invalidate();
+      throw error;
+    }
     if (written > 0) this.options.onWrite();
     return written;
   }

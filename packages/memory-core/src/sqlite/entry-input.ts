@@ -33,18 +33,25 @@ export function toEntryWrite(
     ? (check.dateOf(input.updatedAt ?? input.timestamp, field("updatedAt")) ?? nowIso)
     : nowIso;
   const createdAt = isImport ? (check.dateOf(input.createdAt, field("createdAt")) ?? updatedAt) : nowIso;
+  // Checked in this order so that the first bad field is the one reported.
+  const namespace = check.namespaceOf(input.namespace, field("namespace"), false);
+  const sessionId = check.optionalText(input.sessionId, field("sessionId")) ?? null;
+  const importance =
+    check.importanceOf(input.importance, field("importance")) ?? scoreImportance(content, category);
+  const supersededBy = isImport
+    ? (check.optionalText(input.supersededBy, field("supersededBy"), 4096) ?? null)
+    : null;
+  const givenId = isImport ? check.optionalText(input.id, field("id"), 256) : undefined;
   return {
     key,
     content,
     category,
-    namespace: check.namespaceOf(input.namespace, field("namespace"), false),
-    sessionId: check.optionalText(input.sessionId, field("sessionId")) ?? null,
-    importance:
-      check.importanceOf(input.importance, field("importance")) ?? scoreImportance(content, category),
-    supersededBy: isImport
-      ? (check.optionalText(input.supersededBy, field("supersededBy"), 4096) ?? null)
-      : null,
-    id: isImport ? (check.optionalText(input.id, field("id"), 256) ?? newId()) : newId(),
+    namespace,
+    sessionId,
+    importance,
+    supersededBy,
+    id: givenId ?? newId(),
+    idFromCaller: givenId !== undefined,
     createdAt,
     updatedAt,
     embedding: isImport ? embeddingOf(input.embedding, field("embedding"), dimensions) : null,

@@ -55,6 +55,16 @@ function byCoverage(hits: KeywordHit[], terms: readonly string[]): KeywordHit[] 
     .sort((a, b) => b.score - a.score || a.row.rid - b.row.rid);
 }
 
+/** The FTS top-N taken before joining and filtering: N = max(limit × 4, FTS_DEPTH_MIN). */
+const FTS_DEPTH_MIN = 100;
+
+/**
+ * The best `limit` entries passing `filter` for an FTS5 expression, by bm25 (FTS5's default
+ * `rank`, equal column weights). FTS5 only ranks cheaply (no memories row fetched per match, no
+ * sort of every match) when the MATCH query is on its own, so it runs first with a LIMIT and the
+ * join and filter apply to its top N: at 100k entries, 2.4 ms instead of 4.7 (p50). The CROSS JOIN
+ * keeps that order; left to itself the planner scanned the namespace's rows instead (21 ms).
+ */
 function matchFts(
   statements: StatementCache,
   match: string,
@@ -63,14 +73,37 @@ function matchFts(
   withEmbedding: boolean,
 ): KeywordHit[] {
   const where = filterSql(filter);
-  const rows = statements
+  const depth = Math.max(limit * 4, FTS_DEPTH_MIN);
+  let rows = statements
     .get(
-      `SELECT ${entryColumns(withEmbedding)}, bm25(memories_fts) AS rank
-       FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
-       WHERE memories_fts MATCH ?${where.sql} ORDER BY rank LIMIT ?`,
+      `SELECT ${entryColumns(withEmbedding)}, top.rank AS rank
+       FROM (SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) AS top
+       CROSS JOIN memories m ON m.rid = top.rowid
+       WHERE 1 = 1${where.sql} ORDER BY top.rank LIMIT ?`,
     )
-    .all(match, ...where.params, limit) as Array<MemoryRow & { rank: number }>;
+    .all(match, depth, ...where.params, limit) as RankedRow[];
+  // A selective filter (another namespace filling the index, a session, categories, dates,
+  // superseded rows) can reject most of the top N while better-ranked survivors lie beyond it.
+  if (rows.length < limit && countMatches(statements, match, depth) === depth) {
+    rows = statements
+      .get(
+        `SELECT ${entryColumns(withEmbedding)}, bm25(memories_fts) AS rank
+         FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
+         WHERE memories_fts MATCH ?${where.sql} ORDER BY rank LIMIT ?`,
+      )
+      .all(match, ...where.params, limit) as RankedRow[];
+  }
   return rows.map(({ rank, ...row }) => ({ row, score: bm25ToScore(rank) }));
+}
+
+type RankedRow = MemoryRow & { rank: number };
+
+/** How many entries match, counting no further than `atMost`. */
+function countMatches(statements: StatementCache, match: string, atMost: number): number {
+  const row = statements
+    .get("SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)")
+    .get(match, atMost) as { n: number };
+  return row.n;
 }
 
 /**

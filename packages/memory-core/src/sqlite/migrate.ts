@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import { toFtsIndexText } from "../text/tokenizer.js";
 import { parseTimestamp } from "../timestamps.js";
 import { contentHash } from "./content-hash.js";
+import { configureFullTextIndex, rebuildFullTextIndex, reindexFullText } from "./fts-index.js";
 import { createMetaStore } from "./meta-store.js";
 import {
   CREATE_EMBEDDING_CACHE,
@@ -9,9 +10,11 @@ import {
   CREATE_MEMORIES,
   CREATE_MEMORY_INDEXES,
   CREATE_META,
+  LEGACY_FTS_TRIGGERS,
   MEMORY_COLUMNS,
   SCHEMA_VERSION,
 } from "./schema.js";
+import { createStatementCache, type StatementCache } from "./statement-cache.js";
 
 export interface MigrationReport {
   fromVersion: number;
@@ -31,6 +34,7 @@ export function migrate(db: Database, newId: () => string): MigrationReport {
   const meta = createMetaStore(db);
   const fromVersion = Number(meta.get("schema_version") ?? (tableExists(db, "memories") ? 1 : 0));
   let rebuiltRows = 0;
+  const statements = createStatementCache(db);
   db.transaction(() => {
     if (tableExists(db, "memories") && !columnsOf(db, "memories").has("rid")) {
       rebuiltRows = rebuildLegacyMemories(db, newId);
@@ -39,8 +43,8 @@ export function migrate(db: Database, newId: () => string): MigrationReport {
     addMissingColumns(db);
     db.exec(CREATE_MEMORY_INDEXES);
     migrateEmbeddingCache(db);
-    ensureFts(db);
-    backfillHashes(db);
+    ensureFts(db, statements);
+    backfillHashes(db, statements);
     meta.set("schema_version", String(SCHEMA_VERSION));
   })();
   return { fromVersion, toVersion: SCHEMA_VERSION, rebuiltRows };
@@ -153,32 +157,38 @@ function migrateEmbeddingCache(db: Database): void {
   db.exec(CREATE_EMBEDDING_CACHE);
 }
 
-function ensureFts(db: Database): void {
+/**
+ * Version 3 keeps the index in application code (fts-index.ts), so the triggers of version 2 go;
+ * left in place they would index every write twice. An index of an older shape is replaced and
+ * filled from the memories rows.
+ */
+function ensureFts(db: Database, statements: StatementCache): void {
+  for (const trigger of LEGACY_FTS_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
   const row = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memories_fts'").get() as
     | { sql: string }
     | undefined;
-  if (row?.sql.includes("contentless_delete")) {
+  const replace = !row?.sql.includes("contentless_delete");
+  if (replace) {
+    if (row !== undefined) db.exec("DROP TABLE memories_fts");
     db.exec(CREATE_FTS);
-    return;
   }
-  if (row !== undefined) db.exec("DROP TABLE memories_fts");
-  db.exec(CREATE_FTS);
-  db.exec(
-    "INSERT INTO memories_fts(rowid, key, body) SELECT rid, key, coalesce(fts_text, content) FROM memories",
-  );
+  // Before the fill, so that it already runs with the index's options.
+  configureFullTextIndex(statements);
+  if (replace) rebuildFullTextIndex(statements);
 }
 
 /** Rows written by an older version lack the content hash the deferred-embedding guard relies on. */
-function backfillHashes(db: Database): void {
-  const rows = db.prepare("SELECT rid, content FROM memories WHERE content_hash = ''").all() as Array<{
-    rid: number;
-    content: string;
-  }>;
+function backfillHashes(db: Database, statements: StatementCache): void {
+  const rows = db
+    .prepare("SELECT rid, key, content, fts_text FROM memories WHERE content_hash = ''")
+    .all() as Array<{ rid: number; key: string; content: string; fts_text: string | null }>;
   const update = db.prepare(`UPDATE memories SET content_hash = @hash, fts_text = @fts,
     embedding_content_hash = CASE WHEN embedding IS NOT NULL AND embedding_content_hash IS NULL
       THEN @hash ELSE embedding_content_hash END
     WHERE rid = @rid`);
   for (const row of rows) {
-    update.run({ hash: contentHash(row.content), fts: toFtsIndexText(row.content), rid: row.rid });
+    const fts = toFtsIndexText(row.content);
+    update.run({ hash: contentHash(row.content), fts, rid: row.rid });
+    if (fts !== row.fts_text) reindexFullText(statements, row.rid, row.key, fts ?? row.content);
   }
 }

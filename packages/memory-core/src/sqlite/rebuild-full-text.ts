@@ -1,12 +1,14 @@
 import type { Database } from "better-sqlite3";
 import { toFtsIndexText } from "../text/tokenizer.js";
+import { rebuildFullTextIndex } from "./fts-index.js";
+import type { StatementCache } from "./statement-cache.js";
 
 /** Recomputes the indexed text of every entry and rebuilds the FTS5 index; returns the entry count. */
-export function rebuildFullText(db: Database): number {
+export function rebuildFullText(db: Database, statements: StatementCache): number {
   return db.transaction(() => {
-    const update = db.prepare("UPDATE memories SET fts_text = ? WHERE rid = ?");
+    const update = statements.get("UPDATE memories SET fts_text = ? WHERE rid = ?");
     // Paged rather than iterated: better-sqlite3 refuses writes while an iterator is open.
-    const page = db.prepare("SELECT rid, content FROM memories WHERE rid > ? ORDER BY rid LIMIT 1000");
+    const page = statements.get("SELECT rid, content FROM memories WHERE rid > ? ORDER BY rid LIMIT 1000");
     let count = 0;
     for (let after = 0; ; ) {
       const rows = page.all(after) as Array<{ rid: number; content: string }>;
@@ -15,10 +17,7 @@ export function rebuildFullText(db: Database): number {
       count += rows.length;
       after = (rows[rows.length - 1] as { rid: number }).rid;
     }
-    db.exec("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')");
-    db.exec(
-      "INSERT INTO memories_fts(rowid, key, body) SELECT rid, key, coalesce(fts_text, content) FROM memories",
-    );
+    rebuildFullTextIndex(statements);
     return count;
   })();
 }

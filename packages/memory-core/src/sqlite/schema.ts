@@ -2,7 +2,7 @@
  * The one place the database's shape is declared. Migrations (migrate.ts) build on these
  * statements; nothing else creates tables.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The memories table. `rid` is an explicit INTEGER PRIMARY KEY so VACUUM never renumbers the
  *  rowids that the FTS and vector indexes point at. */
@@ -59,23 +59,20 @@ CREATE INDEX IF NOT EXISTS memories_session_order ON memories(namespace, session
 CREATE INDEX IF NOT EXISTS memories_missing_embedding ON memories(rid) WHERE embedding IS NULL;
 `;
 
-/** Contentless FTS5 index kept in sync by triggers. It indexes `fts_text` (content with CJK runs
- *  expanded into bigrams) when present, the content otherwise. */
+/** Contentless FTS5 index, written only through fts-index.ts (no triggers: see there why). It
+ *  indexes `fts_text` (content with CJK runs expanded into bigrams) when present, the content
+ *  otherwise. */
 export const CREATE_FTS = `
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
   key, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS memories_fts_insert AFTER INSERT ON memories BEGIN
-  INSERT INTO memories_fts(rowid, key, body) VALUES (new.rid, new.key, coalesce(new.fts_text, new.content));
-END;
-CREATE TRIGGER IF NOT EXISTS memories_fts_delete AFTER DELETE ON memories BEGIN
-  DELETE FROM memories_fts WHERE rowid = old.rid;
-END;
-CREATE TRIGGER IF NOT EXISTS memories_fts_update AFTER UPDATE OF key, content, fts_text ON memories BEGIN
-  DELETE FROM memories_fts WHERE rowid = old.rid;
-  INSERT INTO memories_fts(rowid, key, body) VALUES (new.rid, new.key, coalesce(new.fts_text, new.content));
-END;
-`;
+)`;
+
+/** The triggers that kept memories_fts in sync up to schema version 2. */
+export const LEGACY_FTS_TRIGGERS = [
+  "memories_fts_insert",
+  "memories_fts_delete",
+  "memories_fts_update",
+] as const;
 
 export const CREATE_EMBEDDING_CACHE = `
 CREATE TABLE IF NOT EXISTS embedding_cache (
@@ -91,12 +88,3 @@ CREATE INDEX IF NOT EXISTS embedding_cache_accessed ON embedding_cache(accessed_
 `;
 
 export const CREATE_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
-
-/** The sqlite-vec KNN index; created once the embedding dimension is known. `binary` stores one bit
- *  per dimension (a pre-filter; exact cosine re-ranks from the memories table). */
-export function createVectorTableSql(dimensions: number, binary: boolean): string {
-  const column = binary
-    ? `bit[${Math.trunc(dimensions)}]`
-    : `float[${Math.trunc(dimensions)}] distance_metric=cosine`;
-  return `CREATE VIRTUAL TABLE IF NOT EXISTS memories_vec USING vec0(rid INTEGER PRIMARY KEY, namespace TEXT PARTITION KEY, embedding ${column})`;
-}

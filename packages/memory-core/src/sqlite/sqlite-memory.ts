@@ -24,6 +24,7 @@ import { EmbeddingPipeline, type EmbedJob } from "./embedding-pipeline.js";
 import type { EntryFilter } from "./entry-filter.js";
 import { toEntryWrite } from "./entry-input.js";
 import { applyFingerprint } from "./fingerprint.js";
+import { unindexFullTextWhere } from "./fts-index.js";
 import { readStatus } from "./memory-status.js";
 import { createMetaStore } from "./meta-store.js";
 import { migrate } from "./migrate.js";
@@ -310,7 +311,7 @@ export class SqliteMemory implements Memory {
   async reindex(options: ProgressOptions = {}): Promise<number> {
     this.assertOpen();
     await this.flush();
-    const total = this.guard(() => rebuildFullText(this.db));
+    const total = this.guard(() => rebuildFullText(this.db, this.statements));
     this.hot.clear();
     if (this.embeddings === null) {
       options.onProgress?.(total, total);
@@ -355,9 +356,7 @@ export class SqliteMemory implements Memory {
   private writeAll(writes: readonly EntryWrite[]) {
     this.assertOpen();
     const results = this.guard(() =>
-      this.db.transaction(() =>
-        writes.map((w) => writeEntry(this.statements, this.vectors, w, this.newId)),
-      )(),
+      this.transact(() => writes.map((w) => writeEntry(this.statements, this.vectors, w, this.newId))),
     );
     this.hot.clear();
     return results;
@@ -382,13 +381,24 @@ export class SqliteMemory implements Memory {
   private deleteWhere(where: string, params: unknown[]): number {
     this.assertOpen();
     const removed = this.guard(() =>
-      this.db.transaction(() => {
+      this.transact(() => {
         this.vectors.removeWhere(where, params);
+        unindexFullTextWhere(this.statements, where, params);
         return this.statements.get(`DELETE FROM memories AS m WHERE ${where}`).run(...params).changes;
-      })(),
+      }),
     );
     this.hot.clear();
     return removed;
+  }
+
+  /** One transaction; on rollback the in-memory vector codes may be ahead of the database. */
+  private transact<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn)();
+    } catch (error) {
+      this.vectors.invalidate();
+      throw error;
+    }
   }
 
   private filterOf(

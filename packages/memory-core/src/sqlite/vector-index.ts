@@ -1,8 +1,8 @@
 import type { Database } from "better-sqlite3";
 import { blobToFloat32, cosineSimilarity, float32ToBlob } from "../recall/vector-math.js";
-import { type EntryFilter, filterSql, isSelective } from "./entry-filter.js";
+import { BinaryCodes, blobToCode, codeToBlob } from "./binary-codes.js";
+import { type EntryFilter, filterSql } from "./entry-filter.js";
 import type { MetaStore } from "./meta-store.js";
-import { createVectorTableSql } from "./schema.js";
 import type { StatementCache } from "./statement-cache.js";
 
 export interface VectorHit {
@@ -13,8 +13,9 @@ export interface VectorHit {
 
 /** Nearest-neighbour search over the current fingerprint's vectors. */
 export interface VectorIndex {
+  /** "sqlite-vec" when the extension computes the exact distances, "js" otherwise. */
   readonly kind: "sqlite-vec" | "js";
-  /** Makes the index ready for vectors of this dimension. */
+  /** Makes the index ready for vectors of this dimension (builds the codes when missing). */
   ensure(dimensions: number): void;
   upsert(rid: number, namespace: string, embedding: Buffer): void;
   remove(rid: number): void;
@@ -22,46 +23,61 @@ export interface VectorIndex {
   removeWhere(where: string, params: unknown[]): void;
   /** Forgets every vector (a change of fingerprint). */
   clear(): void;
+  /** Drops the in-memory state so the next search reloads it (after a failed transaction). */
+  invalidate(): void;
   search(query: Float32Array, k: number, filter: EntryFilter): VectorHit[];
 }
 
-/** vec0 caps k per query; beyond it the exact filtered scan answers. */
-const VEC0_MAX_K = 4096;
+const CREATE_CODES = `CREATE TABLE IF NOT EXISTS memory_codes (
+  rid INTEGER PRIMARY KEY, namespace TEXT NOT NULL, code BLOB NOT NULL)`;
 
+/** Candidates the binary pre-filter passes to the exact re-rank: per requested hit, and at least. */
+const CANDIDATES_PER_HIT = 25;
+const MIN_CANDIDATES = 1000;
+
+/**
+ * Vector search in two stages: binary codes (kept in `memory_codes` and mirrored in memory) pick
+ * candidates by hamming distance, then the exact cosine over the stored float32 BLOBs re-ranks
+ * them — in SQL with sqlite-vec's `vec_distance_cosine` when the extension loaded, in JavaScript
+ * otherwise. A filter that leaves too few candidates falls back to an exact scan of the filtered
+ * rows, so results are never silently short.
+ */
 export function createVectorIndex(
   db: Database,
   statements: StatementCache,
   meta: MetaStore,
   vecAvailable: boolean,
 ): VectorIndex {
-  return vecAvailable ? createVecIndex(db, statements, meta) : createJsIndex(statements, meta);
-}
+  db.exec(CREATE_CODES);
+  if (vecAvailable) db.exec("DROP TABLE IF EXISTS memories_vec"); // the vec0 index of early builds
+  let dimensions = Number(meta.get("codes_dimensions") ?? 0);
+  let codes: BinaryCodes | null = null;
+  let seenVersion = -1;
+  const dataVersion = () => db.pragma("data_version", { simple: true }) as number;
 
-function vecTableSql(db: Database): string | undefined {
-  return (
-    db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memories_vec'").get() as
-      | { sql: string }
-      | undefined
-  )?.sql;
-}
+  /** Another connection's commit may have changed vectors: reload the mirror when it did. */
+  function loaded(): BinaryCodes | null {
+    if (dimensions === 0) return null;
+    const version = dataVersion();
+    if (codes !== null && version === seenVersion) return codes;
+    const fresh = new BinaryCodes(dimensions);
+    const words = Math.ceil(dimensions / 32);
+    for (const [rid, namespace, code] of statements
+      .get("SELECT rid, namespace, code FROM memory_codes")
+      .raw()
+      .iterate() as Iterable<[number, string, Buffer]>) {
+      fresh.set(rid, namespace, blobToCode(code, words));
+    }
+    codes = fresh;
+    seenVersion = version;
+    return codes;
+  }
 
-/**
- * sqlite-vec index with a binary-quantized pre-filter: the vec0 table holds one bit per dimension
- * (32× smaller than float32, hamming distance), its KNN picks `CANDIDATES_PER_HIT × k` candidates,
- * and the exact cosine over the stored float32 BLOBs re-ranks them. Dimensions that are not a
- * multiple of 8 cannot be bit-packed and keep a float index.
- */
-function createVecIndex(db: Database, statements: StatementCache, meta: MetaStore): VectorIndex {
-  // "stale": a table exists but its shape or contents are unverified until ensure() knows the dims.
-  let state: "none" | "stale" | "ready" = vecTableSql(db) === undefined ? "none" : "stale";
-  let quantize = "?";
-
-  function rebuild(): void {
+  function rebuildCodes(): void {
+    const encoder = new BinaryCodes(dimensions);
     db.transaction(() => {
-      db.exec("DELETE FROM memories_vec");
-      const insert = db.prepare(
-        `INSERT INTO memories_vec(rid, namespace, embedding) VALUES (?, ?, ${quantize})`,
-      );
+      db.exec("DELETE FROM memory_codes");
+      const insert = db.prepare("INSERT INTO memory_codes(rid, namespace, code) VALUES (?, ?, ?)");
       // Paged rather than iterated: better-sqlite3 refuses writes while an iterator is open.
       const page = db.prepare(
         "SELECT rid, namespace, embedding FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT 1000",
@@ -69,104 +85,116 @@ function createVecIndex(db: Database, statements: StatementCache, meta: MetaStor
       for (let after = 0; ; ) {
         const rows = page.all(after) as Array<{ rid: number; namespace: string; embedding: Buffer }>;
         if (rows.length === 0) break;
-        for (const row of rows) insert.run(BigInt(row.rid), row.namespace, row.embedding);
+        for (const row of rows) insert.run(row.rid, row.namespace, codeToBlob(encoder.encode(row.embedding)));
         after = (rows[rows.length - 1] as { rid: number }).rid;
       }
-      meta.delete("vec_dirty");
+      meta.set("codes_dimensions", String(dimensions));
     })();
+    codes = null;
   }
 
-  function exactScan(query: Buffer, k: number, filter: EntryFilter): VectorHit[] {
+  function rerank(
+    query: Buffer,
+    queryVector: Float32Array,
+    rids: readonly number[],
+    k: number,
+    filter: EntryFilter,
+  ) {
+    const where = filterSql({ ...filter, namespace: undefined });
+    const inCandidates = "m.rid IN (SELECT value FROM json_each(?)) AND m.embedding IS NOT NULL";
+    if (vecAvailable) {
+      return toHits(
+        statements
+          .get(
+            `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance FROM memories m
+             WHERE ${inCandidates}${where.sql} ORDER BY distance LIMIT ?`,
+          )
+          .all(query, JSON.stringify(rids), ...where.params, k) as Array<{ rid: number; distance: number }>,
+      );
+    }
+    const rows = statements
+      .get(`SELECT m.rid AS rid, m.embedding AS embedding FROM memories m WHERE ${inCandidates}${where.sql}`)
+      .all(JSON.stringify(rids), ...where.params) as Array<{ rid: number; embedding: Buffer }>;
+    return topByCosine(queryVector, rows, k);
+  }
+
+  function exactScan(query: Buffer, queryVector: Float32Array, k: number, filter: EntryFilter): VectorHit[] {
     const where = filterSql(filter);
+    if (vecAvailable) {
+      return toHits(
+        statements
+          .get(
+            `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance FROM memories m
+             WHERE m.embedding IS NOT NULL${where.sql} ORDER BY distance LIMIT ?`,
+          )
+          .all(query, ...where.params, k) as Array<{ rid: number; distance: number }>,
+      );
+    }
     const rows = statements
       .get(
-        `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance FROM memories m
-         WHERE m.embedding IS NOT NULL${where.sql} ORDER BY distance LIMIT ?`,
+        `SELECT m.rid AS rid, m.embedding AS embedding FROM memories m WHERE m.embedding IS NOT NULL${where.sql}`,
       )
-      .all(query, ...where.params, k) as Array<{ rid: number; distance: number }>;
-    return toHits(rows);
+      .all(...where.params) as Array<{ rid: number; embedding: Buffer }>;
+    return topByCosine(queryVector, rows, k);
   }
 
   return {
-    kind: "sqlite-vec",
-    ensure(dimensions) {
-      const binary = dimensions % 8 === 0;
-      quantize = binary ? "vec_quantize_binary(?)" : "?";
-      const wanted = createVectorTableSql(dimensions, binary);
-      if (state === "ready") return;
-      const existing = vecTableSql(db);
-      if (
-        existing !== undefined &&
-        normalize(existing) === normalize(wanted) &&
-        meta.get("vec_dirty") !== "1"
-      ) {
-        state = "ready";
-        return;
-      }
-      if (existing !== undefined) db.exec("DROP TABLE memories_vec");
-      db.exec(wanted);
-      state = "ready";
-      rebuild();
+    kind: vecAvailable ? "sqlite-vec" : "js",
+    ensure(dims) {
+      if (dims === dimensions) return;
+      dimensions = dims;
+      rebuildCodes();
     },
     upsert(rid, namespace, embedding) {
-      if (state !== "ready") return;
-      statements.get("DELETE FROM memories_vec WHERE rid = ?").run(BigInt(rid));
+      if (dimensions === 0) return;
+      const encoder = codes ?? new BinaryCodes(dimensions);
+      const code = encoder.encode(embedding);
       statements
-        .get(`INSERT INTO memories_vec(rid, namespace, embedding) VALUES (?, ?, ${quantize})`)
-        .run(BigInt(rid), namespace, embedding);
+        .get(
+          "INSERT INTO memory_codes(rid, namespace, code) VALUES (?, ?, ?) ON CONFLICT(rid) DO UPDATE SET namespace = excluded.namespace, code = excluded.code",
+        )
+        .run(rid, namespace, codeToBlob(code));
+      codes?.set(rid, namespace, code);
     },
     remove(rid) {
-      if (state !== "none") statements.get("DELETE FROM memories_vec WHERE rid = ?").run(BigInt(rid));
+      statements.get("DELETE FROM memory_codes WHERE rid = ?").run(rid);
+      codes?.delete(rid);
     },
     removeWhere(where, params) {
-      if (state === "none") return;
-      statements
-        .get(`DELETE FROM memories_vec WHERE rid IN (SELECT m.rid FROM memories m WHERE ${where})`)
-        .run(...params);
+      const rids = statements
+        .get(`SELECT m.rid FROM memories m WHERE ${where}`)
+        .pluck()
+        .all(...params) as number[];
+      const remove = statements.get("DELETE FROM memory_codes WHERE rid = ?");
+      for (const rid of rids) {
+        remove.run(rid);
+        codes?.delete(rid);
+      }
     },
     clear() {
-      if (state !== "none") db.exec("DROP TABLE memories_vec");
-      state = "none";
+      db.exec("DELETE FROM memory_codes");
+      meta.delete("codes_dimensions");
+      dimensions = 0;
+      codes = null;
+    },
+    invalidate() {
+      codes = null;
     },
     search(queryVector, k, filter) {
-      if (state !== "ready" || k <= 0) return [];
+      const index = loaded();
+      if (index === null || k <= 0) return [];
       const query = float32ToBlob(queryVector);
-      if (k > VEC0_MAX_K) return exactScan(query, k, filter);
-      // Filters apply after the KNN, so a selective one needs a deeper candidate list.
-      const perHit = isSelective(filter) ? CANDIDATES_PER_HIT * 4 : CANDIDATES_PER_HIT;
-      const fetch = Math.min(VEC0_MAX_K, Math.max(k * perHit, MIN_CANDIDATES));
-      const namespaced = filter.namespace !== undefined && filter.namespace !== "*";
-      const candidates = statements
-        .get(
-          `SELECT rid FROM memories_vec WHERE embedding MATCH ${quantize} AND k = ?${namespaced ? " AND namespace = ?" : ""}`,
-        )
-        .pluck()
-        .all(query, fetch, ...(namespaced ? [filter.namespace] : [])) as number[];
-      const where = filterSql({ ...filter, namespace: undefined });
-      const rows = statements
-        .get(
-          `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance FROM memories m
-           WHERE m.rid IN (SELECT value FROM json_each(?)) AND m.embedding IS NOT NULL${where.sql}
-           ORDER BY distance LIMIT ?`,
-        )
-        .all(query, JSON.stringify(candidates), ...where.params, k) as Array<{
-        rid: number;
-        distance: number;
-      }>;
-      // The KNN saw every vector when it returned fewer than asked; otherwise a short answer means
-      // the filter removed too many candidates, and only an exact scan of the filtered rows is right.
-      if (rows.length < k && candidates.length >= fetch) return exactScan(query, k, filter);
-      return toHits(rows);
+      const wanted = Math.max(k * CANDIDATES_PER_HIT, MIN_CANDIDATES);
+      const namespace =
+        filter.namespace !== undefined && filter.namespace !== "*" ? filter.namespace : undefined;
+      const candidates = index.nearest(index.encode(queryVector), wanted, namespace);
+      const hits = rerank(query, queryVector, candidates, k, filter);
+      // Fewer than k survived although the pre-filter had more to give: the filter (session,
+      // categories, dates, superseded) removed them, and only an exact scan of the filtered rows is right.
+      if (hits.length < k && candidates.length >= wanted) return exactScan(query, queryVector, k, filter);
+      return hits;
     },
   };
-}
-
-/** Candidates the quantized KNN passes to the exact re-rank, per requested hit. */
-const CANDIDATES_PER_HIT = 10;
-const MIN_CANDIDATES = 200;
-
-function normalize(sql: string): string {
-  return sql.replace(/\s+/g, " ").replace("IF NOT EXISTS ", "").trim();
 }
 
 /** Similarity ≤ 0 means unrelated: such neighbours are not hits. */
@@ -174,33 +202,18 @@ function toHits(rows: ReadonlyArray<{ rid: number; distance: number }>): VectorH
   return rows.filter((r) => r.distance < 1).map((r) => ({ rid: r.rid, similarity: 1 - r.distance }));
 }
 
-/** In-process cosine over the stored BLOBs, for when sqlite-vec is missing. */
-function createJsIndex(statements: StatementCache, meta: MetaStore): VectorIndex {
-  // The vec0 table (if any) cannot be kept in step without the extension.
-  meta.set("vec_dirty", "1");
-  return {
-    kind: "js",
-    ensure() {},
-    upsert() {},
-    remove() {},
-    removeWhere() {},
-    clear() {},
-    search(query, k, filter) {
-      if (k <= 0) return [];
-      const where = filterSql(filter);
-      const hits: VectorHit[] = [];
-      for (const row of statements
-        .get(
-          `SELECT m.rid AS rid, m.embedding AS embedding FROM memories m WHERE m.embedding IS NOT NULL${where.sql}`,
-        )
-        .iterate(...where.params) as Iterable<{ rid: number; embedding: Buffer }>) {
-        const vector = blobToFloat32(row.embedding);
-        if (vector.length !== query.length) continue;
-        const similarity = cosineSimilarity(query, vector);
-        if (similarity > 0) hits.push({ rid: row.rid, similarity });
-      }
-      hits.sort((a, b) => b.similarity - a.similarity || a.rid - b.rid);
-      return hits.slice(0, k);
-    },
-  };
+function topByCosine(
+  query: Float32Array,
+  rows: ReadonlyArray<{ rid: number; embedding: Buffer }>,
+  k: number,
+): VectorHit[] {
+  const hits: VectorHit[] = [];
+  for (const row of rows) {
+    const vector = blobToFloat32(row.embedding);
+    if (vector.length !== query.length) continue;
+    const similarity = cosineSimilarity(query, vector);
+    if (similarity > 0) hits.push({ rid: row.rid, similarity });
+  }
+  hits.sort((a, b) => b.similarity - a.similarity || a.rid - b.rid);
+  return hits.slice(0, k);
 }

@@ -170,3 +170,22 @@ describe("binary-quantized pre-filter", () => {
     expect(overlap / (queries.length * 10)).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+describe("vector index across connections", () => {
+  it("sees vectors another connection wrote after its first search", async () => {
+    const path = join(tempDir(), "brain.db");
+    const provider = createHashingEmbeddingProvider({ dimensions: 64 });
+    const reader = SqliteMemory.open({ path, embeddings: provider });
+    const writer = SqliteMemory.open({ path, embeddings: provider });
+    await writer.store("a", "apples and pears");
+    await writer.flush();
+    expect((await reader.recall("apples", { mode: "embedding" })).map((e) => e.key)).toEqual(["a"]);
+    await writer.store("b", "bicycles and trains");
+    await writer.flush();
+    await writer.close();
+    expect(
+      (await reader.recall("bicycles trains", { mode: "embedding", limit: 1 })).map((e) => e.key),
+    ).toEqual(["b"]);
+    await reader.close();
+  });
+});

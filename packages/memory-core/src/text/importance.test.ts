@@ -1,5 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { scoreImportance } from "./importance.js";
+import { HIGH_SIGNAL_WORDS, scoreImportance } from "./importance.js";
+import { tokenizeWords } from "./tokenizer.js";
+
+/** The definition the regex implements: distinct signal words among the tokenizer's tokens. */
+function byTokens(content: string, category: string): number {
+  const found = new Set(tokenizeWords(content).filter((t) => HIGH_SIGNAL_WORDS.has(t)));
+  return scoreImportance("", category) + Math.min(0.2, found.size * 0.1);
+}
+
+/** A small deterministic PRNG (mulberry32), so the generated cases are the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 describe("scoreImportance", () => {
   it.each([
@@ -29,8 +47,49 @@ describe("scoreImportance", () => {
     ["unimportant detail", "daily", 0.3],
     // punctuation and case around whole words
     ["must-have: (Always) RULE!", "conversation", 0.4],
+    // the tokenizer's boundaries: "_" splits, an apostrophe inside a word joins, one around it not
+    ["must_do", "daily", 0.4],
+    ["the rule's scope", "daily", 0.3],
+    ["say 'never' and \u2018rule\u2019", "daily", 0.5],
+    ["don\u2019t, never", "daily", 0.4],
+    // CJK next to a word ends it; a combining mark after it joins it; full-width letters count
+    ["规则rule", "daily", 0.4],
+    ["rule\u0301", "daily", 0.3],
+    ["\uff2d\uff35\uff33\uff34", "daily", 0.4],
   ])("%j in %s → %s", (content, category, expected) => {
     expect(scoreImportance(content, category)).toBe(expected);
+  });
+
+  it("agrees with the tokenizer's whole words on generated text", () => {
+    const pieces = [
+      ...HIGH_SIGNAL_WORDS,
+      "Rule",
+      "MUST",
+      "s",
+      "x",
+      "7",
+      "_",
+      "-",
+      " ",
+      "'",
+      "\u2019",
+      "\u0301",
+      "\u3099",
+      "\u30fc",
+      "规",
+      "ア",
+      "é",
+      "\uff2e",
+      "\ud800",
+      "😀",
+    ];
+    const random = seeded(7);
+    for (let n = 0; n < 5000; n++) {
+      let content = "";
+      const length = 1 + Math.floor(random() * 8);
+      for (let i = 0; i < length; i++) content += pieces[Math.floor(random() * pieces.length)];
+      expect([content, scoreImportance(content, "daily")]).toEqual([content, byTokens(content, "daily")]);
+    }
   });
 
   it("returns exactly 0.9 for core with a full boost, without float noise", () => {

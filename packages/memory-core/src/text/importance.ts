@@ -1,5 +1,5 @@
 import type { MemoryCategory } from "@claw/memory-api";
-import { iterateWords } from "./tokenizer.js";
+import { CJK_CHAR_CLASS } from "./tokenizer.js";
 
 const BASE_IMPORTANCE: Readonly<Record<string, number>> = {
   core: 0.7,
@@ -27,6 +27,18 @@ export const HIGH_SIGNAL_WORDS: ReadonlySet<string> = new Set([
 const BOOST_PER_WORD = 0.1;
 const MAX_BOOST = 0.2;
 
+// "Whole word" means a whole token as iterateWords (tokenizer.ts) cuts them, matched with one
+// regex instead of walking the text character by character (that walk was ~12% of a bulk import).
+// A token is a run of non-CJK letters and numbers that also takes the combining marks after it and
+// an apostrophe between two of its letters ("rule's" is one token); CJK characters (incl. the kana
+// marks), "_", "-" and everything else end it. importance.test.ts checks the two agree.
+const WORD_CHAR = String.raw`(?:(?![${CJK_CHAR_CLASS}])[\p{L}\p{N}])`;
+const JOINING_MARK = String.raw`(?:(?![${CJK_CHAR_CLASS}])\p{M})`;
+const SIGNAL_WORD = new RegExp(
+  `(?<!${WORD_CHAR}${JOINING_MARK}*'?)(${[...HIGH_SIGNAL_WORDS].join("|")})(?!${JOINING_MARK}|'?${WORD_CHAR})`,
+  "gu",
+);
+
 /**
  * A 0..1 importance for new content: a base per category plus 0.1 per distinct high-signal word
  * present as a whole word (case-insensitive), the boost capped at 0.2.
@@ -35,13 +47,16 @@ export function scoreImportance(content: string, category: MemoryCategory): numb
   const base = Object.hasOwn(BASE_IMPORTANCE, category)
     ? (BASE_IMPORTANCE[category] as number)
     : CUSTOM_CATEGORY_IMPORTANCE;
+  // The tokenizer's normalisation, so that e.g. full-width letters and "’" count as it does.
+  const text = content
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/\u2019/g, "'");
   const found = new Set<string>();
-  // Whole tokens, not substrings: "rules", "mustard" and "neverland" are not signals.
-  for (const token of iterateWords(content)) {
-    if (HIGH_SIGNAL_WORDS.has(token)) {
-      found.add(token);
-      if (found.size * BOOST_PER_WORD >= MAX_BOOST) break;
-    }
+  SIGNAL_WORD.lastIndex = 0;
+  for (let match = SIGNAL_WORD.exec(text); match !== null; match = SIGNAL_WORD.exec(text)) {
+    found.add(match[1] as string);
+    if (found.size * BOOST_PER_WORD >= MAX_BOOST) break;
   }
   const boost = Math.min(MAX_BOOST, found.size * BOOST_PER_WORD);
   return roundScore(Math.min(1, base + boost));

@@ -33,6 +33,15 @@ describe("containsCjk", () => {
   it("is false for Latin, accents, digits and punctuation", () => {
     expect(containsCjk("Café déjà vu — 42 «quotes»")).toBe(false);
   });
+
+  it("agrees with isCjkChar on every code point, lone surrogates included", () => {
+    const disagree: number[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (containsCjk(`a${ch}b`) !== isCjkChar(ch)) disagree.push(cp);
+    }
+    expect(disagree).toEqual([]);
+  });
 });
 
 describe("tokenizeWords on English", () => {

@@ -13,6 +13,17 @@ const CJK_SCRIPT = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scr
 // turns into them). Without them "ラーメン" or "ｶﾞ" would be cut in the middle of a word.
 const KANA_MARKS = new Set([0x30fc, 0xff70, 0x3099, 0x309a, 0xff9e, 0xff9f]);
 
+/** The characters isCjkChar accepts, as the body of a `u`-flag regex character class, for code that
+ *  looks for them with one regex rather than character by character. */
+export const CJK_CHAR_CLASS = `\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}${[
+  ...KANA_MARKS,
+]
+  .map((cp) => `\\u{${cp.toString(16)}}`)
+  .join("")}`;
+
+// One native scan: a loop calling isCjkChar per character was ~8% of a bulk import.
+const ANY_CJK = new RegExp(`[${CJK_CHAR_CLASS}]`, "u");
+
 const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
 const MARK = /^\p{M}$/u;
 const WHITESPACE = /^\s$/u;
@@ -26,10 +37,7 @@ export function isCjkChar(ch: string): boolean {
 
 /** True when `text` contains at least one CJK character. */
 export function containsCjk(text: string): boolean {
-  for (const ch of text) {
-    if (isCjkChar(ch)) return true;
-  }
-  return false;
+  return ANY_CJK.test(text);
 }
 
 /**

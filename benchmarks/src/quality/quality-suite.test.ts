@@ -1,0 +1,73 @@
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SuiteOutput } from "../suite.js";
+import { ENGINE_NAMES } from "./engines/all-engines.js";
+import { LOCOMO_FILE, qualitySuite } from "./quality-suite.js";
+
+const FIXTURE = new URL("./__fixtures__/locomo-tiny.json", import.meta.url).pathname;
+
+describe("qualitySuite on the tiny fixture", () => {
+  let root: string;
+  let output: SuiteOutput;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "quality-suite-"));
+    const dataDir = join(root, "data");
+    await mkdir(join(dataDir, "locomo"), { recursive: true });
+    await copyFile(FIXTURE, join(dataDir, LOCOMO_FILE));
+    const workDir = join(root, "work");
+    await mkdir(workDir);
+    output = await qualitySuite.run({ profile: "ci", dataDir, workDir, log: (m) => lines.push(m) });
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("reports every metric per engine and category under the agreed ids", () => {
+    const ids = new Set(output.figures.map((f) => f.id));
+    for (const engine of ENGINE_NAMES) {
+      for (const metric of ["recall@1", "recall@5", "recall@10", "mrr", "ndcg@10"]) {
+        for (const group of ["cat1-4", "cat1", "cat2", "cat3", "cat4", "cat5"]) {
+          expect(ids.has(`quality.locomo.${engine}.${metric}.${group}`)).toBe(true);
+        }
+      }
+    }
+    expect(output.figures).toHaveLength(ENGINE_NAMES.length * (30 + 2));
+  });
+
+  it("gives values that follow from the fixture", () => {
+    const value = (id: string) => output.figures.find((f) => f.id === id);
+    expect(value("quality.locomo.claw-bm25.questions")).toEqual({
+      id: "quality.locomo.claw-bm25.questions",
+      value: 6,
+      unit: "count",
+      better: "higher",
+    });
+    // The adversarial canoe question names its turn outright.
+    expect(value("quality.locomo.orama-bm25.recall@1.cat5")?.value).toBe(1);
+    expect(value("quality.locomo.fts5-baseline.mrr.cat2")?.value).toBe(1);
+    const p50 = value("quality.locomo.claw-hybrid.search_p50_ms");
+    expect(p50?.better).toBe("lower");
+    expect(p50?.value).toBeGreaterThan(0);
+  });
+
+  it("charts recall@10 and MRR per category and a table row per engine", () => {
+    expect(output.charts.map((c) => c.id)).toEqual(["locomo-recall-at-10", "locomo-mrr"]);
+    const recall = output.charts[0];
+    expect(recall?.series.map((s) => s.name)).toEqual([...ENGINE_NAMES]);
+    expect(recall?.series[0]?.points.map((p) => p.x)).toEqual(["cat1", "cat2", "cat3", "cat4", "cat1-4"]);
+    const table = output.tables[0];
+    expect(table?.rows.map((r) => r[0])).toEqual([...ENGINE_NAMES]);
+    expect(table?.columns).toHaveLength(7);
+    expect(table?.note).toContain("2 unknown evidence ids dropped");
+  });
+
+  it("logs progress per engine and conversation", () => {
+    expect(lines[0]).toContain("1 conversations, 7 turns, 6 questions");
+    expect(lines.filter((l) => l.includes("conv-tiny") && l.endsWith("done"))).toHaveLength(4);
+  });
+});

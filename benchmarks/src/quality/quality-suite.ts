@@ -1,0 +1,57 @@
+import { join } from "node:path";
+import type { Suite, SuiteContext, SuiteOutput } from "../suite.js";
+import { createAllEngines } from "./engines/all-engines.js";
+import { evaluateEngines, scorableQuestions } from "./evaluate-engines.js";
+import { type Conversation, loadConversationDataset } from "./locomo-loader.js";
+import { buildQualityOutput, type DatasetStats } from "./quality-output.js";
+
+/** Results asked of every search; recall@10, MRR and nDCG@10 need no more. */
+export const QUALITY_K = 10;
+
+/** Conversations in the "ci" profile: enough to catch a regression in well under a minute. */
+export const CI_CONVERSATIONS = 2;
+
+export const LOCOMO_FILE = join("locomo", "locomo10-dev.json");
+
+export function datasetStats(conversations: readonly Conversation[]): DatasetStats {
+  let questions = 0;
+  let all = 0;
+  for (const c of conversations) {
+    questions += scorableQuestions(c).length;
+    all += c.questions.length;
+  }
+  return {
+    conversations: conversations.length,
+    turns: conversations.reduce((s, c) => s + c.turns.length, 0),
+    questions,
+    unscorable: all - questions,
+    droppedEvidence: conversations.reduce((s, c) => s + c.droppedEvidence.length, 0),
+  };
+}
+
+/** Turn-level retrieval quality on LoCoMo: claw-memory's recall against two BM25 baselines. */
+export const qualitySuite: Suite = {
+  name: "quality",
+  description:
+    "LoCoMo turn-level retrieval (recall@1/5/10, MRR, nDCG@10 per question category) of claw-bm25 " +
+    "and claw-hybrid against plain SQLite FTS5 and Orama BM25",
+
+  async run(ctx: SuiteContext): Promise<SuiteOutput> {
+    const path = join(ctx.dataDir, LOCOMO_FILE);
+    const loaded = await loadConversationDataset(path);
+    const conversations = ctx.profile === "ci" ? loaded.slice(0, CI_CONVERSATIONS) : loaded;
+    const stats = datasetStats(conversations);
+    ctx.log(
+      `quality: ${stats.conversations} conversations, ${stats.turns} turns, ${stats.questions} questions ` +
+        `from ${path} (profile ${ctx.profile})`,
+    );
+    if (stats.droppedEvidence > 0) {
+      ctx.log(`quality: ${stats.droppedEvidence} evidence ids name no turn and are dropped`);
+    }
+    const runs = await evaluateEngines(createAllEngines(ctx.workDir), conversations, {
+      k: QUALITY_K,
+      log: ctx.log,
+    });
+    return buildQualityOutput(runs, stats, QUALITY_K);
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * claw's SQLite store under test: bulk import (keyword-only and with vectors), recall in the three
+ * modes, and single deferred store() calls, all through the public SqliteMemory API.
+ */
+import { existsSync, rmSync, statSync } from "node:fs";
+import type { MemoryEntry, SearchMode } from "@claw/memory-api";
+import { DEFAULT_CONFIG, type MemorySettings, SqliteMemory } from "@claw/memory-core";
+import type { Corpus } from "./corpus.js";
+import type { PrecomputedEmbeddings } from "./precomputed-embeddings.js";
+
+/**
+ * `ftsEarlyReturnScore: 1` makes hybrid always run its vector stage (no keyword short cut), and
+ * the hot cache is off so that every timed recall reaches the database.
+ */
+export const CLAW_SETTINGS: MemorySettings = {
+  ...DEFAULT_CONFIG.memory,
+  ftsEarlyReturnScore: 1,
+  hotCacheSize: 0,
+};
+
+/** Entries per import() call: one transaction each, and a bounded array of validated writes. */
+export const IMPORT_CHUNK = 50_000;
+
+type ImportEntry = Partial<MemoryEntry>;
+
+/** Entries `from .. to-1` as import() takes them; `matrix` (row-major, whole corpus) adds vectors. */
+export function importEntries(
+  corpus: Corpus,
+  from: number,
+  to: number,
+  matrix?: Float32Array,
+): ImportEntry[] {
+  const { dimensions } = corpus;
+  const entries: ImportEntry[] = [];
+  for (let i = from; i < to; i++) {
+    const entry: ImportEntry = { key: corpus.keyAt(i), content: corpus.sentenceAt(i), category: "core" };
+    if (matrix !== undefined) entry.embedding = matrix.subarray(i * dimensions, (i + 1) * dimensions);
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/**
+ * Imports the whole corpus in chunks and returns the seconds spent inside import() only: the
+ * entries of a chunk are generated before its clock starts.
+ */
+export async function importCorpus(
+  memory: SqliteMemory,
+  corpus: Corpus,
+  matrix?: Float32Array,
+): Promise<number> {
+  let nanos = 0n;
+  for (let from = 0; from < corpus.size; from += IMPORT_CHUNK) {
+    const entries = importEntries(corpus, from, Math.min(corpus.size, from + IMPORT_CHUNK), matrix);
+    const start = process.hrtime.bigint();
+    await memory.import(entries);
+    nanos += process.hrtime.bigint() - start;
+  }
+  return Number(nanos) / 1e9;
+}
+
+/** Keyword-only bulk import into a fresh database at `path` (deleted afterwards): entries/s. */
+export async function measureKeywordImport(path: string, corpus: Corpus): Promise<number> {
+  const memory = SqliteMemory.open({ path, embeddings: null, settings: CLAW_SETTINGS });
+  try {
+    const seconds = await importCorpus(memory, corpus);
+    return corpus.size / Math.max(seconds, 1e-9);
+  } finally {
+    await memory.close();
+    removeDatabase(path);
+  }
+}
+
+export function openClaw(path: string, embeddings: PrecomputedEmbeddings): SqliteMemory {
+  return SqliteMemory.open({ path, embeddings, settings: CLAW_SETTINGS });
+}
+
+/** Corpus indexes of claw's top k for `text` (keys are `m<index>`). */
+export async function clawRecall(memory: SqliteMemory, text: string, mode: SearchMode, k: number) {
+  const entries = await memory.recall(text, { mode, limit: k });
+  return entries.map((e) => Number(e.key.slice(1)));
+}
+
+/**
+ * `count` single store() calls of new entries (indexes after the corpus), each timed alone. The
+ * deferred vector is written between calls, off the clock, as it would be between an agent's
+ * turns: the figure is what the caller waits for.
+ */
+export async function measureStores(
+  memory: SqliteMemory,
+  corpus: Corpus,
+  embeddings: PrecomputedEmbeddings,
+  count: number,
+): Promise<number[]> {
+  const probes = Array.from({ length: count }, (_, j) => corpus.size + j).map((index) => ({
+    key: corpus.keyAt(index),
+    content: corpus.sentenceAt(index),
+    vector: corpus.vectorAt(index),
+  }));
+  for (const probe of probes) embeddings.set(probe.content, probe.vector);
+  const times: number[] = [];
+  for (const probe of probes) {
+    const start = process.hrtime.bigint();
+    await memory.store(probe.key, probe.content);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    await memory.flush();
+  }
+  return times;
+}
+
+/** Bytes of the database file and of its write-ahead log (absent after a checkpoint on close). */
+export function databaseBytes(path: string): { file: number; wal: number } {
+  const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+  return { file: size(path), wal: size(`${path}-wal`) };
+}
+
+export function removeDatabase(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+}

@@ -1,0 +1,5 @@
+import { qualitySuite } from "./quality/quality-suite.js";
+import { speedSuite } from "./speed/speed-suite.js";
+
+/** Every suite `pnpm bench` knows, in the order they run by default. */
+export const SUITES = { quality: qualitySuite, speed: speedSuite } as const;
