@@ -19,21 +19,17 @@ import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js"
 import { HotCache, recallCacheKey } from "../recall/hot-cache.js";
 import * as check from "../validate-input.js";
 import { backfillMissing } from "./backfill.js";
-import { createEmbeddingCache } from "./embedding-cache.js";
-import { EmbeddingPipeline, type EmbedJob } from "./embedding-pipeline.js";
+import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
 import type { EntryFilter } from "./entry-filter.js";
 import { toEntryWrite } from "./entry-input.js";
-import { applyFingerprint } from "./fingerprint.js";
 import { unindexFullTextWhere } from "./fts-index.js";
 import { readStatus } from "./memory-status.js";
-import { createMetaStore } from "./meta-store.js";
-import { migrate } from "./migrate.js";
-import { openDatabase } from "./open-database.js";
+import { openStore } from "./open-store.js";
 import * as read from "./read-entries.js";
 import { rebuildFullText } from "./rebuild-full-text.js";
 import { runRecall } from "./recall-pipeline.js";
-import { createStatementCache, type StatementCache } from "./statement-cache.js";
-import { createVectorIndex, type VectorIndex } from "./vector-index.js";
+import type { StatementCache } from "./statement-cache.js";
+import type { VectorIndex } from "./vector-index.js";
 import { type EntryWrite, writeEntry } from "./write-entries.js";
 
 export interface SqliteMemoryOptions {
@@ -79,43 +75,21 @@ export class SqliteMemory implements Memory {
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? (() => new Date());
     this.newId = options.newId ?? randomUUID;
-    const opened = openDatabase(options.path, {
+    const parts = openStore({
+      path: options.path,
+      settings: this.settings,
+      provider: options.embeddings ?? null,
       logger: this.logger,
+      now: this.now,
+      newId: this.newId,
       loadVectorExtension: options.loadVectorExtension ?? true,
+      onVectorsWritten: () => this.hot.clear(),
     });
-    this.db = opened.db;
-    try {
-      migrate(this.db, this.newId);
-      this.statements = createStatementCache(this.db);
-      const meta = createMetaStore(this.db);
-      this.vectors = createVectorIndex(this.db, this.statements, meta, opened.vecVersion !== null);
-      const provider = options.embeddings ?? null;
-      if (provider !== null) {
-        if (opened.vecUnavailableReason) this.warnings.push(opened.vecUnavailableReason);
-        applyFingerprint(this.db, meta, this.vectors, provider, this.logger);
-      }
-      this.embeddings =
-        provider === null
-          ? null
-          : new EmbeddingPipeline({
-              db: this.db,
-              statements: this.statements,
-              provider,
-              cache: createEmbeddingCache(this.db, {
-                maxEntries: this.settings.embeddingCacheMax,
-                now: this.now,
-              }),
-              vectors: this.vectors,
-              logger: this.logger,
-              batchTokens: this.settings.embeddingBatchTokens,
-              concurrency: this.settings.embeddingConcurrency,
-              timeoutMs: this.settings.embeddingTimeoutMs,
-              onWrite: () => this.hot.clear(),
-            });
-    } catch (error) {
-      this.db.close();
-      throw error;
-    }
+    this.db = parts.db;
+    this.statements = parts.statements;
+    this.vectors = parts.vectors;
+    this.embeddings = parts.embeddings;
+    this.warnings.push(...parts.warnings);
     this.hot = new HotCache({
       maxEntries: this.settings.hotCacheSize,
       ttlMs: this.settings.hotCacheTtlSeconds * 1000,
