@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Suite, SuiteContext, SuiteOutput } from "../suite.js";
 import { createAllEngines } from "./engines/all-engines.js";
+import { realProviderEngine } from "./engines/real-provider.js";
 import { evaluateEngines, scorableQuestions } from "./evaluate-engines.js";
 import { type Conversation, loadConversationDataset } from "./locomo-loader.js";
 import { buildQualityOutput, type DatasetStats } from "./quality-output.js";
@@ -48,10 +49,14 @@ export const qualitySuite: Suite = {
     if (stats.droppedEvidence > 0) {
       ctx.log(`quality: ${stats.droppedEvidence} evidence ids name no turn and are dropped`);
     }
-    const runs = await evaluateEngines(createAllEngines(ctx.workDir), conversations, {
-      k: QUALITY_K,
-      log: ctx.log,
-    });
-    return buildQualityOutput(runs, stats, QUALITY_K);
+    const real = await realProviderEngine(process.env, ctx.workDir, ctx.log);
+    if (real.note !== undefined) ctx.log(`quality: ${real.note}`);
+    const engines = [...createAllEngines(ctx.workDir), ...(real.engine ? [real.engine] : [])];
+    const runs = await evaluateEngines(engines, conversations, { k: QUALITY_K, log: ctx.log });
+    const output = buildQualityOutput(runs, stats, QUALITY_K);
+    if (real.note !== undefined) {
+      output.tables.push({ title: "Real embedding provider", columns: ["provider"], rows: [[real.note]] });
+    }
+    return output;
   },
 };

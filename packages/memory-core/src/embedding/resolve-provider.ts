@@ -80,7 +80,10 @@ async function tryResolve(
     };
   }
   if (typeof mod.createEmbeddingProvider !== "function") {
-    return { provider: null, reason: `${pkg} does not export createEmbeddingProvider` };
+    return {
+      provider: null,
+      reason: `embedding provider "${name}": ${pkg} does not export createEmbeddingProvider`,
+    };
   }
   const providerSettings = config.providers[kind === "custom" ? "custom" : kind] ?? {};
   try {

@@ -1,0 +1,50 @@
+import type { EmbeddingProvider } from "@claw/memory-api";
+import { parseConfig, resolveEmbeddingProvider } from "@claw/memory-core";
+import { createClawEngine } from "./claw-engine.js";
+import type { RetrievalEngine } from "./engine.js";
+
+export interface RealProviderEngine {
+  /** A hybrid engine on the real provider, when one resolved. */
+  engine?: RetrievalEngine;
+  /** What was tried, for the report (absent when no key or provider was configured). */
+  note?: string;
+}
+
+/**
+ * The hybrid engine on a real embedding provider, when the environment configures one: an API key
+ * (OPENAI_API_KEY, GEMINI_API_KEY, VOYAGE_API_KEY) or CLAW_MEMORY_BENCH_PROVIDER naming a provider
+ * as `embedding_provider` does ("local", "custom:<url>", …). Resolution goes through core, so it
+ * works for every provider package installed beside the benchmarks.
+ */
+export async function realProviderEngine(
+  env: Record<string, string | undefined>,
+  workDir: string,
+  log: (message: string) => void,
+): Promise<RealProviderEngine> {
+  const providers: Record<string, { apiKey: string }> = {};
+  for (const [name, variable] of [
+    ["openai", "OPENAI_API_KEY"],
+    ["gemini", "GEMINI_API_KEY"],
+    ["voyage", "VOYAGE_API_KEY"],
+  ] as const) {
+    const key = env[variable];
+    if (key) providers[name] = { apiKey: key };
+  }
+  const explicit = env.CLAW_MEMORY_BENCH_PROVIDER;
+  if (explicit === undefined && Object.keys(providers).length === 0) return {};
+  const config = parseConfig({ embeddingProvider: explicit ?? "auto", providers });
+  const resolved = await resolveEmbeddingProvider(config, {
+    workspaceDir: workDir,
+    logger: { debug() {}, info() {}, warn: log, error: log },
+    importModule: (specifier) => import(specifier),
+  });
+  if (resolved.provider === null) {
+    return { note: `real embedding provider not used: ${resolved.reason ?? "none resolved"}` };
+  }
+  const provider: EmbeddingProvider = resolved.provider;
+  const name = `claw-hybrid-${provider.id}`;
+  return {
+    engine: createClawEngine("hybrid", workDir, { name, embeddings: () => provider }),
+    note: `${name}: ${provider.id} ${provider.model} (${provider.dimensions} dims)`,
+  };
+}
