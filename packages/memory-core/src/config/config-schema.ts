@@ -87,6 +87,10 @@ export const memorySettingsSchema = z.strictObject(
     embeddingBatchTokens: positiveInteger().default(8_000),
     embeddingConcurrency: positiveInteger().default(2),
     embeddingTimeoutMs: positiveInteger().default(30_000),
+    /** Retries of a failed document-embedding request (429, 5xx, timeouts); queries never retry. */
+    embeddingMaxRetries: nonNegativeInteger().default(4),
+    /** No retry starts, nor waits, past this many ms after the first attempt. */
+    embeddingRetryDeadlineMs: positiveInteger().default(60_000),
     backfillOnStartup: flag().default(false),
     autoRecall: flag().default(true),
     autoRecallLimit: positiveInteger().default(5),

@@ -24,6 +24,8 @@ describe("parseConfig defaults", () => {
       embeddingBatchTokens: 8000,
       embeddingConcurrency: 2,
       embeddingTimeoutMs: 30000,
+      embeddingMaxRetries: 4,
+      embeddingRetryDeadlineMs: 60_000,
       backfillOnStartup: false,
       autoRecall: true,
       autoRecallLimit: 5,

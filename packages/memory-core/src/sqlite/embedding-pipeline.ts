@@ -1,6 +1,7 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
+import { type RetryPolicy, withRetries } from "../embedding/retry-policy.js";
 import { float32ToBlob } from "../recall/vector-math.js";
 import type { EmbeddingCache } from "./embedding-cache.js";
 import type { StatementCache } from "./statement-cache.js";
@@ -25,6 +26,8 @@ export interface EmbeddingPipelineOptions {
   batchTokens: number;
   concurrency: number;
   timeoutMs: number;
+  /** How failed document requests are retried (queries are not: they degrade to BM25). */
+  retry: RetryPolicy;
   /** Called after vectors were written (the hot cache must forget results). */
   onWrite: () => void;
 }
@@ -178,16 +181,26 @@ export class EmbeddingPipeline {
     const misses = batch.filter((j) => !cached.has(j.hash));
     const uniqueMisses = [...new Map(misses.map((j) => [j.hash, j])).values()];
     if (uniqueMisses.length > 0) {
-      const vectors = await this.callProvider(
-        uniqueMisses.map((j) => this.clip(j.content)),
-        "document",
-        signal,
+      const texts = uniqueMisses.map((j) => this.clip(j.content));
+      const vectors = await withRetries(
+        () => this.callProvider(texts, "document", signal),
+        this.options.retry,
+        {
+          signal,
+          onRetry: (error, waitMs) =>
+            this.options.logger.debug("embedding request failed; retrying", {
+              error: (error as Error).message,
+              waitMs: Math.round(waitMs),
+            }),
+        },
       );
       const fresh = uniqueMisses.map((j, i) => [j.hash, vectors[i] as Float32Array] as const);
       cache.put(provider.id, model, fresh);
       for (const [hash, vector] of fresh) cached.set(hash, vector);
     }
-    return this.write(batch, cached);
+    const written = this.write(batch, cached);
+    this.lastError = undefined; // the provider answers again: no longer a reason to report
+    return written;
   }
 
   private write(batch: readonly EmbedJob[], vectors: Map<string, Float32Array>): number {

@@ -1,6 +1,7 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { MemorySettings } from "../config/config-schema.js";
+import { DEFAULT_RETRY_POLICY } from "../embedding/retry-policy.js";
 import { createEmbeddingCache } from "./embedding-cache.js";
 import { EmbeddingPipeline } from "./embedding-pipeline.js";
 import { applyFingerprint } from "./fingerprint.js";
@@ -56,6 +57,11 @@ export function openStore(options: OpenStoreOptions): StoreParts {
       batchTokens: settings.embeddingBatchTokens,
       concurrency: settings.embeddingConcurrency,
       timeoutMs: settings.embeddingTimeoutMs,
+      retry: {
+        ...DEFAULT_RETRY_POLICY,
+        maxRetries: settings.embeddingMaxRetries,
+        deadlineMs: settings.embeddingRetryDeadlineMs,
+      },
       onWrite: options.onVectorsWritten,
     });
     return { db, statements, vectors, embeddings, warnings };
