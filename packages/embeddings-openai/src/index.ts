@@ -1,2 +1,8 @@
-// @claw/embeddings-openai: skeleton. Its contents arrive with the embeddings issue (#4); see ../shared/CONTRACT.md §1.
-export {};
+export type { OpenAIApiKey, OpenAIConnectionSettings, OpenAIProviderKind } from "./openai-connection.js";
+export type { OpenAIEmbeddingModelId } from "./openai-embedding-models.js";
+export {
+  createEmbeddingProvider,
+  createOpenAIEmbeddings,
+  type OpenAIEmbeddingSettings,
+} from "./openai-embedding-provider.js";
+export { createOpenAITextGenerator, type OpenAITextGeneratorSettings } from "./openai-text-generator.js";

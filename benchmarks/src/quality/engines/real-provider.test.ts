@@ -6,19 +6,15 @@ describe("the real-provider hybrid engine", () => {
     expect(await realProviderEngine({}, "/tmp", () => {})).toEqual({});
   });
 
-  it("says why when the configured provider cannot be loaded", async () => {
+  it("builds a hybrid engine on the provider an API key selects", async () => {
     const result = await realProviderEngine({ OPENAI_API_KEY: "sk-test" }, "/tmp", () => {});
-    expect(result.engine).toBeUndefined();
-    expect(result.note).toContain("@claw/embeddings-openai");
+    expect(result.engine?.name).toBe("claw-hybrid-openai");
+    expect(result.note).toBe("claw-hybrid-openai: openai text-embedding-3-small (1536 dims)");
   });
 
-  it("names an unknown explicit provider in the note", async () => {
-    const result = await realProviderEngine(
-      { CLAW_MEMORY_BENCH_PROVIDER: "custom:http://127.0.0.1:9/v1" },
-      "/tmp",
-      () => {},
-    );
+  it("says why when the configured provider is not valid", async () => {
+    const result = await realProviderEngine({ CLAW_MEMORY_BENCH_PROVIDER: "nonsense" }, "/tmp", () => {});
     expect(result.engine).toBeUndefined();
-    expect(result.note).toMatch(/real embedding provider not used: .*custom:http:\/\/127\.0\.0\.1:9\/v1/);
+    expect(result.note).toMatch(/^real embedding provider not used: .*embedding_provider/);
   });
 });

@@ -32,7 +32,12 @@ export async function realProviderEngine(
   }
   const explicit = env.CLAW_MEMORY_BENCH_PROVIDER;
   if (explicit === undefined && Object.keys(providers).length === 0) return {};
-  const config = parseConfig({ embeddingProvider: explicit ?? "auto", providers });
+  let config: ReturnType<typeof parseConfig>;
+  try {
+    config = parseConfig({ embeddingProvider: explicit ?? "auto", providers });
+  } catch (error) {
+    return { note: `real embedding provider not used: ${(error as Error).message}` };
+  }
   const resolved = await resolveEmbeddingProvider(config, {
     workspaceDir: workDir,
     logger: { debug() {}, info() {}, warn: log, error: log },

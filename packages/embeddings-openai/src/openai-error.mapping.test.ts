@@ -1,0 +1,112 @@
+import { isMemoryError, type MemoryError } from "@claw/memory-api";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createEmbeddingProvider } from "./index.js";
+import { parseRetryAfter } from "./openai-error.js";
+import { type FakeOpenAIServer, startFakeOpenAIServer } from "./test-support/fake-openai-server.js";
+
+const KEY = "sk-secret-0123456789abcdef";
+
+let fake: FakeOpenAIServer;
+beforeAll(async () => {
+  fake = await startFakeOpenAIServer();
+});
+afterAll(() => fake.close());
+afterEach(() => {
+  fake.requests.length = 0;
+});
+
+function provider(timeoutMs?: number) {
+  return createEmbeddingProvider({ apiKey: KEY, baseURL: fake.baseURL, dimensions: 8, timeoutMs });
+}
+
+async function failure(promise: Promise<unknown>): Promise<MemoryError> {
+  const error = await promise.then(
+    () => expect.unreachable("the call should fail"),
+    (e: unknown) => e,
+  );
+  expect(isMemoryError(error)).toBe(true);
+  return error as MemoryError;
+}
+
+function messagesOfChain(error: unknown): string[] {
+  const messages: string[] = [];
+  for (let e = error; e instanceof Error; e = e.cause) messages.push(e.message, String(e), e.stack ?? "");
+  return messages;
+}
+
+describe("SDK errors become MemoryErrors", () => {
+  it("401 → PROVIDER_AUTH, not retryable, with the vendor's message", async () => {
+    fake.failNext({
+      status: 401,
+      body: { error: { message: "Incorrect API key provided.", type: "invalid_request_error" } },
+    });
+    const error = await failure(provider().embed(["a"]));
+    expect(error.code).toBe("PROVIDER_AUTH");
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain("Incorrect API key provided.");
+  });
+
+  it("429 with Retry-After: 7 → RATE_LIMITED after 7 s, one request (no SDK retries)", async () => {
+    fake.failNext({ status: 429, headers: { "Retry-After": "7" } });
+    const error = await failure(provider().embed(["a"]));
+    expect(error).toMatchObject({ code: "RATE_LIMITED", retryAfterSeconds: 7, retryable: true });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("prefers retry-after-ms and understands an HTTP date", () => {
+    const now = Date.parse("2025-01-01T00:00:00Z");
+    expect(parseRetryAfter(new Headers({ "retry-after-ms": "1500", "retry-after": "9" }), now)).toBe(1.5);
+    expect(parseRetryAfter(new Headers({ "retry-after": "Wed, 01 Jan 2025 00:00:30 GMT" }), now)).toBe(30);
+    expect(parseRetryAfter(new Headers({ "retry-after": "soon" }), now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+
+  it("500 → PROVIDER retryable; 400 → PROVIDER not retryable", async () => {
+    fake.failNext({ status: 500 });
+    expect(await failure(provider().embed(["a"]))).toMatchObject({ code: "PROVIDER", retryable: true });
+    fake.failNext({ status: 400 });
+    expect(await failure(provider().embed(["a"]))).toMatchObject({ code: "PROVIDER", retryable: false });
+  });
+
+  it("an exhausted quota (429 insufficient_quota) is not worth retrying", async () => {
+    fake.failNext({
+      status: 429,
+      body: { error: { message: "You exceeded your current quota", code: "insufficient_quota" } },
+    });
+    expect(await failure(provider().embed(["a"]))).toMatchObject({ code: "PROVIDER", retryable: false });
+  });
+
+  it("a server slower than timeoutMs → TIMEOUT", async () => {
+    fake.delayNext(1_000);
+    const error = await failure(provider(100).embed(["a"]));
+    expect(error).toMatchObject({ code: "TIMEOUT", retryable: true });
+  });
+
+  it("a refused connection → UNAVAILABLE", async () => {
+    const closed = await startFakeOpenAIServer();
+    await closed.close();
+    const p = createEmbeddingProvider({ apiKey: KEY, baseURL: closed.baseURL, dimensions: 8 });
+    expect(await failure(p.embed(["a"]))).toMatchObject({ code: "UNAVAILABLE", retryable: true });
+  });
+
+  it("the caller's abort surfaces as its own reason, not a MemoryError", async () => {
+    fake.delayNext(1_000);
+    const controller = new AbortController();
+    const pending = provider().embed(["a"], { signal: controller.signal });
+    setTimeout(() => controller.abort(new DOMException("stop", "AbortError")), 20);
+    await expect(pending).rejects.toMatchObject({ name: "AbortError", message: "stop" });
+  });
+
+  it("never lets the key into a message or cause, even when the server echoes it", async () => {
+    for (const status of [401, 429, 500, 400]) {
+      fake.failNext({
+        status,
+        body: { error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error" } },
+      });
+      const error = await failure(provider().embed(["a"]));
+      expect(error.message).toContain("[redacted]");
+      for (const text of messagesOfChain(error)) expect(text).not.toContain(KEY);
+      expect(JSON.stringify(error.cause)).not.toContain(KEY);
+    }
+  });
+});
