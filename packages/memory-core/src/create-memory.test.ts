@@ -327,6 +327,24 @@ describe("createMemory: embedding providers", () => {
     expect((error as Error).message).toContain("@claw/embeddings-openai");
   });
 
+  it('embeddingProvider "openai" with its package but no key: keyword-only, the reason names the variable', async () => {
+    let created_ = 0;
+    const memory = await created({
+      workspaceDir: tempDir(),
+      config: { embeddingProvider: "openai" },
+      importModule: async () => ({
+        createEmbeddingProvider: () => {
+          created_++;
+          return createHashingEmbeddingProvider();
+        },
+      }),
+    });
+    expect(created_).toBe(0);
+    const status = await memory.status();
+    expect(status.embedding).toBeNull();
+    expect(status.embeddingUnavailableReason).toContain("OPENAI_API_KEY");
+  });
+
   it('embeddingProvider "none": keyword-only and no warning', async () => {
     const logger = capturingLogger();
     const memory = await created({

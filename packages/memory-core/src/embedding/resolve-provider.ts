@@ -23,6 +23,14 @@ interface ProviderModule {
   ) => EmbeddingProvider | Promise<EmbeddingProvider>;
 }
 
+/** Where the apps read each hosted provider's key from (named in the reason when it is missing). */
+const KEY_VARIABLE: Record<string, string> = {
+  openai: "OPENAI_API_KEY",
+  openrouter: "OPENROUTER_API_KEY",
+  gemini: "GEMINI_API_KEY",
+  voyage: "VOYAGE_API_KEY",
+};
+
 const PACKAGE_OF: Record<string, string> = {
   openai: "@claw/embeddings-openai",
   openrouter: "@claw/embeddings-openai",
@@ -86,6 +94,13 @@ async function tryResolve(
     };
   }
   const providerSettings = config.providers[kind === "custom" ? "custom" : kind] ?? {};
+  const keyVariable = KEY_VARIABLE[kind];
+  if (keyVariable !== undefined && !providerSettings.apiKey) {
+    return {
+      provider: null,
+      reason: `embedding provider "${name}" has no API key: set ${keyVariable} or providers.${kind}.api_key; keyword-only`,
+    };
+  }
   try {
     const provider = await mod.createEmbeddingProvider({
       provider: kind,
