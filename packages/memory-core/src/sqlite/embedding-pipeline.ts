@@ -43,6 +43,7 @@ export class EmbeddingPipeline {
   private readonly queue = new Map<number, EmbedJob>();
   private inFlight = 0;
   private runningJobs = 0;
+  private pumpScheduled = false;
   private idleWaiters: Array<() => void> = [];
   private closed = false;
   lastError: string | undefined;
@@ -65,7 +66,14 @@ export class EmbeddingPipeline {
       this.queue.delete(job.rid);
       this.queue.set(job.rid, job);
     }
-    this.pump();
+    // Start on the next turn of the event loop, not now: a run of store() calls awaited one after
+    // another completes within microtasks, so they all join the same provider request.
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   /** Embeds and writes now; returns how many rows received a vector. */

@@ -23,16 +23,34 @@ describe("deferred embeddings", () => {
 
   it("drops a vector whose content changed while it was being computed", async () => {
     const inner = createHashingEmbeddingProvider();
-    const counting = countingProvider(inner);
-    counting.hold();
-    const memory = openTestMemory({ embeddings: counting.provider });
+    let releaseFirst: () => void = () => {};
+    const firstHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    let documentCalls = 0;
+    // The first request (old content) answers only after the second (new content) has been
+    // written: without the guard its stale vector would overwrite the new one.
+    const slowFirst = {
+      ...inner,
+      id: inner.id,
+      model: inner.model,
+      dimensions: inner.dimensions,
+      async embed(texts: readonly string[], options?: { purpose?: "query" | "document" }) {
+        if (options?.purpose !== "query" && documentCalls++ === 0) await firstHeld;
+        return inner.embed(texts, options);
+      },
+    };
+    const memory = openTestMemory({ embeddings: slowFirst });
     await memory.store("a", "the first version of the text");
-    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve)); // the first request is now in flight
     await memory.store("a", "a completely different second version");
-    counting.release();
+    while (documentCalls < 2) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    releaseFirst();
     await memory.flush();
     const [exported] = await memory.export({ includeEmbeddings: true });
     const [expected] = await inner.embed(["a completely different second version"]);
+    expect(documentCalls).toBe(2);
     expect(Array.from(exported?.embedding ?? [])).toEqual(Array.from(expected as Float32Array));
   });
 
@@ -187,5 +205,17 @@ describe("vector index across connections", () => {
       (await reader.recall("bicycles trains", { mode: "embedding", limit: 1 })).map((e) => e.key),
     ).toEqual(["b"]);
     await reader.close();
+  });
+});
+
+describe("deferred batching", () => {
+  it("sends one provider request for a run of awaited store() calls", async () => {
+    const counting = countingProvider(createHashingEmbeddingProvider());
+    const memory = openTestMemory({ embeddings: counting.provider });
+    for (let i = 0; i < 20; i++) await memory.store(`k${i}`, `note number ${i} about the garden`);
+    await memory.flush();
+    expect(counting.calls.document).toBe(1);
+    expect(counting.calls.texts).toBe(20);
+    expect((await memory.status()).missingEmbeddings).toBe(0);
   });
 });
