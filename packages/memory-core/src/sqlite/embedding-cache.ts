@@ -15,11 +15,14 @@ export function createEmbeddingCache(
   db: Database,
   options: { maxEntries: number; now: () => Date },
 ): EmbeddingCache {
-  const select = db.prepare<[string, string, string], { embedding: Buffer }>(
-    "SELECT embedding FROM embedding_cache WHERE provider = ? AND model = ? AND content_hash = ?",
+  // One statement for the whole batch: the hashes travel as one JSON array parameter.
+  const select = db.prepare<[string, string, string], { content_hash: string; embedding: Buffer }>(
+    `SELECT content_hash, embedding FROM embedding_cache WHERE provider = ? AND model = ?
+     AND content_hash IN (SELECT value FROM json_each(?))`,
   );
   const touch = db.prepare<[string, string, string, string]>(
-    "UPDATE embedding_cache SET accessed_at = ? WHERE provider = ? AND model = ? AND content_hash = ?",
+    `UPDATE embedding_cache SET accessed_at = ? WHERE provider = ? AND model = ?
+     AND content_hash IN (SELECT value FROM json_each(?))`,
   );
   const upsert = db.prepare<[string, string, string, Buffer, string, string]>(
     `INSERT INTO embedding_cache(provider, model, content_hash, embedding, created_at, accessed_at)
@@ -38,14 +41,10 @@ export function createEmbeddingCache(
       const found = new Map<string, Float32Array>();
       if (options.maxEntries === 0 || hashes.length === 0) return found;
       const at = options.now().toISOString();
-      db.transaction(() => {
-        for (const hash of new Set(hashes)) {
-          const row = select.get(provider, model, hash);
-          if (row === undefined) continue;
-          found.set(hash, blobToFloat32(row.embedding));
-          touch.run(at, provider, model, hash);
-        }
-      })();
+      const wanted = JSON.stringify([...new Set(hashes)]);
+      for (const row of select.all(provider, model, wanted))
+        found.set(row.content_hash, blobToFloat32(row.embedding));
+      if (found.size > 0) touch.run(at, provider, model, JSON.stringify([...found.keys()]));
       return found;
     },
     put(provider, model, entries) {
