@@ -1,17 +1,9 @@
 import { isMemoryError } from "@claw/memory-api";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createEmbeddingProvider } from "./index.js";
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "./test-support/fake-openai-server.js";
+import { useFakeOpenAIServer } from "./test-support/fake-openai-server.js";
 
-let fake: FakeOpenAIServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAIServer();
-});
-afterAll(() => fake.close());
-afterEach(() => {
-  fake.requests.length = 0;
-  vi.unstubAllEnvs();
-});
+const fake = await useFakeOpenAIServer();
 
 describe("API key", () => {
   it("calls a key function at each request, never at creation", async () => {

@@ -1,22 +1,9 @@
 import { isMemoryError } from "@claw/memory-api";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createEmbeddingProvider, createOpenAIEmbeddings } from "./index.js";
-import {
-  defaultEmbedder,
-  type FakeOpenAIServer,
-  startFakeOpenAIServer,
-} from "./test-support/fake-openai-server.js";
+import { defaultEmbedder, useFakeOpenAIServer } from "./test-support/fake-openai-server.js";
 
-let fake: FakeOpenAIServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAIServer();
-});
-afterAll(() => fake.close());
-afterEach(() => {
-  fake.requests.length = 0;
-  fake.answerEncoding("requested");
-  fake.reverseOrder(false);
-});
+const fake = await useFakeOpenAIServer();
 
 const texts = ["alpha", "beta", "gamma"];
 

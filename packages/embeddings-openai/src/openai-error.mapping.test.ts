@@ -1,19 +1,12 @@
 import { isMemoryError, type MemoryError } from "@claw/memory-api";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createEmbeddingProvider } from "./index.js";
 import { parseRetryAfter } from "./openai-error.js";
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "./test-support/fake-openai-server.js";
+import { startFakeOpenAIServer, useFakeOpenAIServer } from "./test-support/fake-openai-server.js";
 
 const KEY = "sk-secret-0123456789abcdef";
 
-let fake: FakeOpenAIServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAIServer();
-});
-afterAll(() => fake.close());
-afterEach(() => {
-  fake.requests.length = 0;
-});
+const fake = await useFakeOpenAIServer();
 
 function provider(timeoutMs?: number) {
   return createEmbeddingProvider({ apiKey: KEY, baseURL: fake.baseURL, dimensions: 8, timeoutMs });

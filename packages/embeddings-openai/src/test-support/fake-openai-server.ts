@@ -1,6 +1,7 @@
 // Loopback stand-in for the OpenAI HTTP API (/embeddings, /chat/completions) that records each request.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, vi } from "vitest";
 
 export interface RecordedRequest {
   method: string;
@@ -33,6 +34,8 @@ export interface FakeOpenAIServer {
   setChatReply(reply: (body: Record<string, unknown>) => string): void;
   failNext(failure: FakeFailure, times?: number): void;
   delayNext(ms: number, times?: number): void;
+  /** Forget recorded requests and every per-test setting (encoding, order, replies, failures). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,19 @@ export const defaultEmbedder: FakeEmbedder = (texts, dimensions) =>
     return Float32Array.from({ length: dimensions }, (_, i) => ((seed + i * 7919) % 2000) / 1000 - 1);
   });
 
+const defaultChatReply = (body: Record<string, unknown>) => `echo: ${JSON.stringify(body.messages)}`;
+
+/** One fake for a test file: closed after the file, reset (and env stubs undone) after each test. */
+export async function useFakeOpenAIServer(): Promise<FakeOpenAIServer> {
+  const fake = await startFakeOpenAIServer();
+  afterAll(() => fake.close());
+  afterEach(() => {
+    fake.reset();
+    vi.unstubAllEnvs();
+  });
+  return fake;
+}
+
 export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
   const requests: RecordedRequest[] = [];
   const failures: FakeFailure[] = [];
@@ -52,7 +68,7 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
   let encoding: "requested" | "float" | "base64" = "requested";
   let reverse = false;
   let embedder: FakeEmbedder = defaultEmbedder;
-  let chatReply = (body: Record<string, unknown>) => `echo: ${JSON.stringify(body.messages)}`;
+  let chatReply = defaultChatReply;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -147,6 +163,15 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     },
     delayNext: (ms, times = 1) => {
       for (let i = 0; i < times; i++) delays.push(ms);
+    },
+    reset: () => {
+      requests.length = 0;
+      failures.length = 0;
+      delays.length = 0;
+      encoding = "requested";
+      reverse = false;
+      embedder = defaultEmbedder;
+      chatReply = defaultChatReply;
     },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
