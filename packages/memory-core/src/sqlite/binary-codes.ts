@@ -23,13 +23,7 @@ export class BinaryCodes {
 
   /** The packed code of a float32 vector given as a little-endian BLOB or a Float32Array. */
   encode(vector: Float32Array | Uint8Array): Uint32Array {
-    const values = vector instanceof Float32Array ? vector : asFloat32(vector);
-    const code = new Uint32Array(this.words);
-    const n = Math.min(values.length, this.dimensions);
-    for (let i = 0; i < n; i++) {
-      if ((values[i] as number) > 0) code[i >>> 5] = (code[i >>> 5] as number) | (1 << (i & 31));
-    }
-    return code;
+    return encodeBinary(vector, this.dimensions);
   }
 
   set(rid: number, namespace: string, code: Uint32Array): void {
@@ -123,6 +117,17 @@ export class BinaryCodes {
     namespaces.set(this.namespaces);
     this.namespaces = namespaces;
   }
+}
+
+/** One sign bit per dimension, packed into 32-bit words (bit i of word i/32 = dimension i > 0). */
+export function encodeBinary(vector: Float32Array | Uint8Array, dimensions: number): Uint32Array {
+  const values = vector instanceof Float32Array ? vector : asFloat32(vector);
+  const code = new Uint32Array(Math.ceil(dimensions / 32));
+  const n = Math.min(values.length, dimensions);
+  for (let i = 0; i < n; i++) {
+    if ((values[i] as number) > 0) code[i >>> 5] = (code[i >>> 5] as number) | (1 << (i & 31));
+  }
+  return code;
 }
 
 /** Marks slots of other namespaces; real distances never exceed the dimension count. */

@@ -10,7 +10,7 @@ import { jaccardSimilarity, tokenSet } from "../text/jaccard.js";
 import type { EmbeddingPipeline } from "./embedding-pipeline.js";
 import { type EntryFilter, filterSql } from "./entry-filter.js";
 import { entryColumns, type MemoryRow, rowToEntry } from "./entry-row.js";
-import { type KeywordHit, keywordSearch, likeSearch } from "./keyword-search.js";
+import { type KeywordHit, keywordSearch, likeSearch, termCoverage } from "./keyword-search.js";
 import { withSessionNeighbours } from "./session-context.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { VectorIndex } from "./vector-index.js";
@@ -109,11 +109,7 @@ export async function runRecall(deps: RecallDeps, request: RecallRequest): Promi
 function earlyReturn(keyword: readonly KeywordHit[], query: string, threshold: number): boolean {
   const top = keyword[0];
   if (top === undefined || threshold >= 1) return false;
-  const terms = ftsTermsOf(query);
-  if (terms.length === 0) return false;
-  const haystack = `${top.row.key}\n${top.row.content}`.normalize("NFKC").toLowerCase();
-  const covered = terms.filter((t) => haystack.includes(t)).length / terms.length;
-  return strengthOf(top.score) * covered >= threshold;
+  return strengthOf(top.score) * termCoverage(top.row, ftsTermsOf(query)) >= threshold;
 }
 
 function merge(

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { blobToFloat32, cosineSimilarity, float32ToBlob } from "../recall/vector-math.js";
-import { BinaryCodes, blobToCode, codeToBlob } from "./binary-codes.js";
+import { BinaryCodes, blobToCode, codeToBlob, encodeBinary } from "./binary-codes.js";
 import { type EntryFilter, filterSql } from "./entry-filter.js";
 import type { MetaStore } from "./meta-store.js";
 import type { StatementCache } from "./statement-cache.js";
@@ -74,7 +74,6 @@ export function createVectorIndex(
   }
 
   function rebuildCodes(): void {
-    const encoder = new BinaryCodes(dimensions);
     db.transaction(() => {
       db.exec("DELETE FROM memory_codes");
       const insert = db.prepare("INSERT INTO memory_codes(rid, namespace, code) VALUES (?, ?, ?)");
@@ -85,7 +84,8 @@ export function createVectorIndex(
       for (let after = 0; ; ) {
         const rows = page.all(after) as Array<{ rid: number; namespace: string; embedding: Buffer }>;
         if (rows.length === 0) break;
-        for (const row of rows) insert.run(row.rid, row.namespace, codeToBlob(encoder.encode(row.embedding)));
+        for (const row of rows)
+          insert.run(row.rid, row.namespace, codeToBlob(encodeBinary(row.embedding, dimensions)));
         after = (rows[rows.length - 1] as { rid: number }).rid;
       }
       meta.set("codes_dimensions", String(dimensions));
@@ -93,49 +93,33 @@ export function createVectorIndex(
     codes = null;
   }
 
-  function rerank(
+  /**
+   * The k nearest by exact cosine among the rows matching `condition` and `filter`: in SQL with
+   * sqlite-vec when it loaded, over the BLOBs in JavaScript otherwise.
+   */
+  function ranked(
     query: Buffer,
     queryVector: Float32Array,
-    rids: readonly number[],
-    k: number,
+    condition: string,
+    conditionParams: unknown[],
     filter: EntryFilter,
-  ) {
-    const where = filterSql({ ...filter, namespace: undefined });
-    const inCandidates = "m.rid IN (SELECT value FROM json_each(?)) AND m.embedding IS NOT NULL";
-    if (vecAvailable) {
-      return toHits(
-        statements
-          .get(
-            `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance FROM memories m
-             WHERE ${inCandidates}${where.sql} ORDER BY distance LIMIT ?`,
-          )
-          .all(query, JSON.stringify(rids), ...where.params, k) as Array<{ rid: number; distance: number }>,
-      );
-    }
-    const rows = statements
-      .get(`SELECT m.rid AS rid, m.embedding AS embedding FROM memories m WHERE ${inCandidates}${where.sql}`)
-      .all(JSON.stringify(rids), ...where.params) as Array<{ rid: number; embedding: Buffer }>;
-    return topByCosine(queryVector, rows, k);
-  }
-
-  function exactScan(query: Buffer, queryVector: Float32Array, k: number, filter: EntryFilter): VectorHit[] {
+    k: number,
+  ): VectorHit[] {
     const where = filterSql(filter);
+    const rows = `FROM memories m WHERE m.embedding IS NOT NULL AND ${condition}${where.sql}`;
     if (vecAvailable) {
       return toHits(
         statements
           .get(
-            `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance FROM memories m
-             WHERE m.embedding IS NOT NULL${where.sql} ORDER BY distance LIMIT ?`,
+            `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance ${rows} ORDER BY distance LIMIT ?`,
           )
-          .all(query, ...where.params, k) as Array<{ rid: number; distance: number }>,
+          .all(query, ...conditionParams, ...where.params, k) as Array<{ rid: number; distance: number }>,
       );
     }
-    const rows = statements
-      .get(
-        `SELECT m.rid AS rid, m.embedding AS embedding FROM memories m WHERE m.embedding IS NOT NULL${where.sql}`,
-      )
-      .all(...where.params) as Array<{ rid: number; embedding: Buffer }>;
-    return topByCosine(queryVector, rows, k);
+    const blobs = statements
+      .get(`SELECT m.rid AS rid, m.embedding AS embedding ${rows}`)
+      .all(...conditionParams, ...where.params) as Array<{ rid: number; embedding: Buffer }>;
+    return topByCosine(queryVector, blobs, k);
   }
 
   return {
@@ -147,8 +131,7 @@ export function createVectorIndex(
     },
     upsert(rid, namespace, embedding) {
       if (dimensions === 0) return;
-      const encoder = codes ?? new BinaryCodes(dimensions);
-      const code = encoder.encode(embedding);
+      const code = encodeBinary(embedding, dimensions);
       statements
         .get(
           "INSERT INTO memory_codes(rid, namespace, code) VALUES (?, ?, ?) ON CONFLICT(rid) DO UPDATE SET namespace = excluded.namespace, code = excluded.code",
@@ -188,10 +171,18 @@ export function createVectorIndex(
       const namespace =
         filter.namespace !== undefined && filter.namespace !== "*" ? filter.namespace : undefined;
       const candidates = index.nearest(index.encode(queryVector), wanted, namespace);
-      const hits = rerank(query, queryVector, candidates, k, filter);
+      const hits = ranked(
+        query,
+        queryVector,
+        "m.rid IN (SELECT value FROM json_each(?))",
+        [JSON.stringify(candidates)],
+        { ...filter, namespace: undefined },
+        k,
+      );
       // Fewer than k survived although the pre-filter had more to give: the filter (session,
       // categories, dates, superseded) removed them, and only an exact scan of the filtered rows is right.
-      if (hits.length < k && candidates.length >= wanted) return exactScan(query, queryVector, k, filter);
+      if (hits.length < k && candidates.length >= wanted)
+        return ranked(query, queryVector, "1 = 1", [], filter, k);
       return hits;
     },
   };
