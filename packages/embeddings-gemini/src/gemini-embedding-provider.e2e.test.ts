@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHashingEmbeddingProvider, SqliteMemory } from "@claw/memory-core";
+import { createHashingEmbeddingProvider, DEFAULT_CONFIG, SqliteMemory } from "@claw/memory-core";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { createEmbeddingProvider } from "./index.js";
 import { type FakeGeminiServer, startFakeGeminiServer } from "./test-support/fake-gemini-server.js";
@@ -51,3 +51,34 @@ test("SqliteMemory stores, embeds through Gemini and recalls by embedding", asyn
     await memory.close();
   }
 });
+
+test("SqliteMemory backfills through Gemini batch jobs (embedding_batch_api) and recalls by embedding", async () => {
+  const path = join(dir, "brain.db");
+  const seed = SqliteMemory.open({ path, embeddings: null });
+  const contentOf = (i: number) => `entry ${i} records that project${i} ships in week ${i % 52}`;
+  await seed.import(Array.from({ length: 1200 }, (_, i) => ({ key: `k${i}`, content: contentOf(i) })));
+  await seed.close();
+  const provider = createEmbeddingProvider({ apiKey: "k", baseURL: server.url, dimensions: 64 });
+  const memory = SqliteMemory.open({
+    path,
+    embeddings: provider,
+    settings: { ...DEFAULT_CONFIG.memory, embeddingBatchApi: true, embeddingBatchApiPollMs: 1 },
+  });
+  try {
+    expect(await memory.backfillEmbeddings()).toBe(1200);
+
+    const creates = server.requests.filter((r) => r.action === "asyncBatchEmbedContent");
+    expect(creates.map((r) => requestCount(r.body))).toEqual([1000, 200]);
+    expect(server.requests.filter((r) => r.action === "batchEmbedContents")).toHaveLength(0);
+    expect((await memory.status()).missingEmbeddings).toBe(0);
+    const found = await memory.recall("project777 ships", { mode: "embedding", limit: 1 });
+    expect(found.map((entry) => entry.key)).toEqual(["k777"]);
+  } finally {
+    await memory.close();
+  }
+});
+
+function requestCount(body: Record<string, unknown>): number {
+  const batch = body.batch as { inputConfig: { requests: { requests: unknown[] } } };
+  return batch.inputConfig.requests.requests.length;
+}

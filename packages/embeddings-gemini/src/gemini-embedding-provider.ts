@@ -2,13 +2,17 @@
 import type { EmbeddingProvider, EmbedOptions } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { EmbedContentResponse } from "@google/genai";
+import { createGeminiBatchJobs } from "./gemini-batch-jobs.js";
 import { createGeminiCall, type GeminiClientSettings, validateClientSettings } from "./gemini-client.js";
+import { toVector } from "./gemini-vectors.js";
 
 export interface GeminiEmbeddingSettings extends GeminiClientSettings {
   /** Default `gemini-embedding-001`. */
   model?: string;
   /** Sent as `outputDimensionality` when given; default the model's native size (3072 for gemini-embedding-001). */
   dimensions?: number;
+  /** Offer the Gemini API's batch mode as `batchJobs` (core uses it for large backfills when `embedding_batch_api` is on). Default true. */
+  batchApi?: boolean;
 }
 
 export const GEMINI_DEFAULT_EMBEDDING_MODEL = "gemini-embedding-001";
@@ -44,6 +48,10 @@ export function createEmbeddingProvider(settings: GeminiEmbeddingSettings = {}):
   // Google documents only full-size vectors as normalised; truncated (or unknown) ones are normalised here.
   const normalise = requested !== undefined && (native === undefined || requested < native);
   const call = createGeminiCall(settings);
+  const batchApi = settings.batchApi ?? true;
+  if (typeof batchApi !== "boolean") {
+    throw MemoryError.invalidInput("batchApi", `must be true or false, got ${String(batchApi)}`);
+  }
 
   async function embedBatch(batch: readonly string[], options: EmbedOptions): Promise<Float32Array[]> {
     const taskType = options.purpose === "query" ? "RETRIEVAL_QUERY" : "RETRIEVAL_DOCUMENT";
@@ -68,6 +76,9 @@ export function createEmbeddingProvider(settings: GeminiEmbeddingSettings = {}):
     dimensions,
     maxBatchSize: GEMINI_MAX_BATCH_SIZE,
     maxInputTokens: GEMINI_MAX_INPUT_TOKENS,
+    ...(batchApi
+      ? { batchJobs: createGeminiBatchJobs({ call, model, requested, dimensions, normalise }) }
+      : {}),
     async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
       if (texts.length === 0) return [];
       // Core batches by maxBatchSize; splitting here keeps direct callers within the API's limit.
@@ -95,30 +106,5 @@ function toVectors(
       retryable: false,
     });
   }
-  return embeddings.map((embedding, index) => {
-    const values = embedding.values ?? [];
-    if (values.length !== dimensions) {
-      throw new MemoryError(
-        "PROVIDER",
-        `gemini: embedding ${index} has ${values.length} dimensions, expected ${dimensions}`,
-        { retryable: false },
-      );
-    }
-    const vector = Float32Array.from(values);
-    if (!vector.every(Number.isFinite)) {
-      throw new MemoryError("PROVIDER", `gemini: embedding ${index} has non-finite values`, {
-        retryable: false,
-      });
-    }
-    return normalise ? l2Normalise(vector) : vector;
-  });
-}
-
-function l2Normalise(vector: Float32Array): Float32Array {
-  let sum = 0;
-  for (const value of vector) sum += value * value;
-  const norm = Math.sqrt(sum);
-  if (norm === 0) return vector;
-  for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] ?? 0) / norm;
-  return vector;
+  return embeddings.map((embedding, index) => toVector(embedding.values, index, dimensions, normalise));
 }

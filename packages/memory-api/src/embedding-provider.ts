@@ -12,7 +12,33 @@ export interface EmbeddingProvider {
   readonly maxBatchSize?: number;
   readonly maxInputTokens?: number;
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /** The vendor's asynchronous batch API (cheaper, slower), for large backfills; absent when unsupported. */
+  readonly batchJobs?: EmbeddingBatchJobs;
   close?(): Promise<void>;
+}
+
+export interface EmbeddingBatchJobOptions {
+  purpose?: EmbeddingPurpose;
+  /** Stops polling (and cancels the vendor's job, best effort); the promise rejects with its reason. */
+  signal?: AbortSignal;
+  /** Time between status polls; default the provider's own (30 s). */
+  pollIntervalMs?: number;
+  /** Told each new status the vendor reports (e.g. "validating", "in_progress", "JOB_STATE_RUNNING"). */
+  onStatus?: (status: string) => void;
+}
+
+/** A vendor batch API: one call submits one job, waits for it and returns its vectors. */
+export interface EmbeddingBatchJobs {
+  /**
+   * Submits one batch job for `texts`, polls until it ends and returns one vector per text, in input
+   * order. Rejects with a MemoryError (PROVIDER, PROVIDER_AUTH, RATE_LIMITED, TIMEOUT) when the job
+   * fails, expires or is cancelled, or when any of its requests failed.
+   */
+  embedInBatchJob(texts: readonly string[], options?: EmbeddingBatchJobOptions): Promise<Float32Array[]>;
+  /** Most texts one job takes. */
+  readonly maxTextsPerJob?: number;
+  /** Most characters (summed over the texts) one job takes: the vendor caps its input size. */
+  readonly maxCharsPerJob?: number;
 }
 
 /** For the curator; OpenAI-compatible and Gemini implementations live in their provider packages. */

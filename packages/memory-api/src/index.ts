@@ -1,10 +1,22 @@
 export type { Chunk } from "./chunk.js";
 export type {
+  EmbeddingBatchJobOptions,
+  EmbeddingBatchJobs,
   EmbeddingProvider,
   EmbeddingPurpose,
   EmbedOptions,
   TextGenerator,
 } from "./embedding-provider.js";
+export type {
+  ConflictScore,
+  ConflictSide,
+  ConsolidationResult,
+  ContradictionSignal,
+  CurateReport,
+  HygieneReport,
+  MergeGroup,
+  RetentionConfig,
+} from "./lifecycle.js";
 export { type Logger, silentLogger } from "./logger.js";
 export type { Memory, MemoryStatus } from "./memory.js";
 export type {
@@ -23,7 +35,10 @@ export {
   type MemoryErrorOptions,
 } from "./memory-error.js";
 export type {
+  EmbedTextsOptions,
+  EntryRef,
   ExportFilter,
+  ImportOptions,
   ListOptions,
   NamespaceOption,
   ProgressOptions,

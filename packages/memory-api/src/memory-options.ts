@@ -49,3 +49,24 @@ export interface NamespaceOption {
 export interface ProgressOptions {
   onProgress?: (done: number, total: number) => void;
 }
+
+export interface ImportOptions {
+  /** An entry whose (namespace, key) already exists: "replace" it (default) or "skip" it
+   *  (INSERT OR IGNORE, as snapshot hydration needs). */
+  onConflict?: "replace" | "skip";
+  /** Entries to delete in the same transaction, before the new ones are written (e.g. the old
+   *  chunks of a file being re-indexed). */
+  remove?: Iterable<EntryRef>;
+}
+
+/** One entry to delete, as `forgetMany` takes them. */
+export interface EntryRef {
+  key: string;
+  /** Default "default". */
+  namespace?: string;
+}
+
+export interface EmbedTextsOptions {
+  purpose?: "query" | "document";
+  signal?: AbortSignal;
+}

@@ -1,6 +1,9 @@
 import type { MemoryCategory, MemoryEntry } from "./memory-entry.js";
 import type {
+  EmbedTextsOptions,
+  EntryRef,
   ExportFilter,
+  ImportOptions,
   ListOptions,
   NamespaceOption,
   ProgressOptions,
@@ -35,16 +38,27 @@ export interface Memory {
   recall(query: string, options?: RecallOptions): Promise<MemoryEntry[]>;
   list(options?: ListOptions): Promise<MemoryEntry[]>;
   forget(key: string, options?: NamespaceOption): Promise<boolean>;
+  /** Deletes every listed entry in one transaction; returns how many existed. */
+  forgetMany(refs: Iterable<EntryRef>): Promise<number>;
   purgeNamespace(namespace: string): Promise<number>;
   purgeSession(sessionId: string): Promise<number>;
   count(options?: { namespace?: string; category?: MemoryCategory }): Promise<number>;
   export(filter?: ExportFilter): Promise<MemoryEntry[]>;
-  import(entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>): Promise<number>;
+  /** Validates every entry, then writes them all in one transaction; returns how many were written. */
+  import(
+    entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>,
+    options?: ImportOptions,
+  ): Promise<number>;
   topCoreMemories(limit: number, options?: NamespaceOption): Promise<MemoryEntry[]>;
   healthCheck(): Promise<boolean>;
   status(): Promise<MemoryStatus>;
   reindex(options?: ProgressOptions): Promise<number>;
   backfillEmbeddings(batchSize?: number, options?: ProgressOptions): Promise<number>;
+  /**
+   * Vectors for `texts` from this memory's provider, through its cache and retries; null in
+   * keyword-only mode. Optional: lifecycle code compares memories with it when present.
+   */
+  embed?(texts: readonly string[], options?: EmbedTextsOptions): Promise<Float32Array[] | null>;
   /** Wait until deferred embeddings are written. */
   flush(): Promise<void>;
   /** Flush (bounded), then release the database. */

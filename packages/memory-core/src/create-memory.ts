@@ -13,6 +13,7 @@ import { MemoryError, silentLogger } from "@claw/memory-api";
 import type { MemoryConfigInput } from "./config/config-schema.js";
 import { resolveConfig } from "./config/resolve-config.js";
 import { type ModuleImporter, resolveEmbeddingProvider } from "./embedding/resolve-provider.js";
+import { attachMemoryContext } from "./memory-context.js";
 import { NoneMemory } from "./none-memory.js";
 import { SqliteMemory } from "./sqlite/sqlite-memory.js";
 
@@ -75,7 +76,10 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
         if (options.strict && resolved.provider === null && chosen !== "auto") {
           throw new MemoryError("UNAVAILABLE", resolved.reason);
         }
-        logger.warn(resolved.reason);
+        // "auto" finding nothing is keyword-only by design, not a fault: status() says so, the
+        // log only at info level. Anything configured that did not load is a warning.
+        if (chosen === "auto" && resolved.provider === null) logger.info(resolved.reason);
+        else logger.warn(resolved.reason);
       }
     }
     try {
@@ -99,6 +103,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
     }
   }
 
+  attachMemoryContext(memory, { config, workspaceDir, dbPath, generator: options.generator, logger });
   for (const plugin of plugins) await plugin.afterOpen?.(memory, ctx);
   if (config.memory.backfillOnStartup) await memory.backfillEmbeddings();
   return memory;

@@ -1,3 +1,5 @@
+export { applyEnvironment, type Environment, PROVIDER_KEY_VARIABLES } from "./config/config-environment.js";
+export { camelToSnake } from "./config/config-keys.js";
 export {
   DEFAULT_CONFIG,
   type MemoryConfig,
@@ -23,6 +25,8 @@ export {
   type ResolvedProvider,
   resolveEmbeddingProvider,
 } from "./embedding/resolve-provider.js";
+export { type ResolvedGenerator, resolveTextGenerator } from "./embedding/resolve-text-generator.js";
+export { attachMemoryContext, type MemoryContext, memoryContextOf } from "./memory-context.js";
 export { NoneMemory } from "./none-memory.js";
 export { HotCache } from "./recall/hot-cache.js";
 export { mmrRerank } from "./recall/mmr.js";
@@ -30,6 +34,7 @@ export { rrfMerge } from "./recall/rrf-merge.js";
 export { blobToFloat32, cosineSimilarity, float32ToBlob, l2Normalize } from "./recall/vector-math.js";
 export { weightedMerge } from "./recall/weighted-merge.js";
 export { contentHash } from "./sqlite/content-hash.js";
+export { validateEntries } from "./sqlite/entry-input.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
 export { chunkMarkdown } from "./text/chunk-markdown.js";
@@ -37,4 +42,4 @@ export { ageInDays, applyDecay } from "./text/decay.js";
 export { buildFtsQuery } from "./text/fts-query.js";
 export { scoreImportance } from "./text/importance.js";
 export { jaccardSimilarity, tokenSet } from "./text/jaccard.js";
-export { containsCjk, tokenizeWords } from "./text/tokenizer.js";
+export { containsCjk, isStopWord, tokenizeWords } from "./text/tokenizer.js";

@@ -48,6 +48,9 @@ export class NoneMemory implements Memory {
   async forget(): Promise<boolean> {
     return false;
   }
+  async forgetMany(): Promise<number> {
+    return 0;
+  }
   async purgeNamespace(): Promise<number> {
     return 0;
   }

@@ -1,2 +1,37 @@
-// @claw/memory-lifecycle: skeleton. Its contents arrive with the lifecycle issue (#5); see ../shared/CONTRACT.md §1.
-export {};
+export { bm25Overlap } from "./conflict/bm25-overlap.js";
+export {
+  CONTRADICTION_WEIGHT,
+  DEFAULT_CONFLICT_MODE,
+  detectConflict,
+} from "./conflict/detect-conflict.js";
+export {
+  type ConflictCheckOptions,
+  type ConflictCheckResult,
+  SUPERSEDED_PREFIX,
+  storeWithConflictCheck,
+} from "./conflict/store-with-conflict-check.js";
+export {
+  AUTOSAVE_SKIP_PREFIXES,
+  shouldSkipAutosave,
+} from "./consolidation/autosave-filter.js";
+export {
+  CORE_PROMOTION_MIN_CHARS,
+  CORE_PROMOTION_THRESHOLD,
+  type ConsolidateOptions,
+  consolidateTurn,
+  DEFAULT_DAILY_MAX_CHARS,
+  type Turn,
+} from "./consolidation/consolidate-turn.js";
+export { type CurateOptions, curate } from "./curator/curate.js";
+export { CURATOR_SYSTEM_PROMPT } from "./curator/curator-prompt.js";
+export { HYGIENE_STATE_FILE } from "./hygiene/hygiene-state.js";
+export type { CategoryRetention } from "./hygiene/prune-plan.js";
+export { type HygieneOptions, runHygiene } from "./hygiene/run-hygiene.js";
+export {
+  HYDRATE_BELOW_BYTES,
+  type LifecyclePluginOptions,
+  lifecyclePlugin,
+} from "./lifecycle-plugin.js";
+export { exportSnapshot, hydrateFromSnapshot, type SnapshotResult } from "./snapshot/snapshot.js";
+export { parseSnapshot, renderSnapshot, SNAPSHOT_FILE } from "./snapshot/snapshot-format.js";
+export { truncateAtWord } from "./support/truncate-words.js";

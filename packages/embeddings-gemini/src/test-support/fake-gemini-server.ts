@@ -1,5 +1,6 @@
-// A loopback Gemini API (`/v1beta/models/{model}:batchEmbedContents|embedContent|generateContent`)
-// for driving the real @google/genai SDK in tests: records requests, fails or delays on demand.
+// A loopback Gemini API (`/v1beta/models/{model}:batchEmbedContents|embedContent|generateContent`,
+// and batch mode: `:asyncBatchEmbedContent`, `batches/{id}`, `batches/{id}:cancel`) for driving the
+// real @google/genai SDK in tests: records requests, fails or delays on demand.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -33,11 +34,25 @@ export interface FakeGeminiOptions {
   generate?: (body: Record<string, unknown>) => string;
 }
 
+/** How the next batch job (`:asyncBatchEmbedContent`) behaves. */
+export interface FakeGeminiBatchScript {
+  /** The poll (GET batches/{id}) that first sees the job finished; earlier ones see RUNNING. Default 1. */
+  completeAfterPolls?: number;
+  /** How the job ends. Default "succeeded". */
+  outcome?: "succeeded" | "failed" | "cancelled" | "expired";
+  /** A failed request: the google.rpc.Status its answer carries instead of an embedding. */
+  itemError?: (request: EmbedRequest, index: number) => { code: number; message: string } | undefined;
+  /** Called at each poll before it is answered. */
+  onPoll?: (poll: number) => void | Promise<void>;
+}
+
 export interface FakeGeminiServer {
   /** Root URL (no API version), for `baseURL`. */
   readonly url: string;
   readonly requests: RecordedRequest[];
   failNext(count: number, failure: FakeFailure): void;
+  /** The next `times` batch jobs follow `script` (afterwards: succeed at the first poll). */
+  scriptNextBatch(script: FakeGeminiBatchScript, times?: number): void;
   /** Delay the next `count` responses by `ms`. */
   delayNext(count: number, ms: number): void;
   close(): Promise<void>;
@@ -65,6 +80,9 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
   const failures: FakeFailure[] = [];
   const delays: number[] = [];
   const embed = options.embed ?? defaultFakeVector;
+  const batches = new Map<string, FakeBatch>();
+  const scripts: FakeGeminiBatchScript[] = [];
+  let nextBatch = 1;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
@@ -96,6 +114,18 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
       };
       return send(res, failure.status, errorBody, failure.headers);
     }
+    const batchMatch = /^\/v1beta\/batches\/([^/:]+)(:cancel)?$/.exec(path);
+    if (batchMatch !== null) {
+      const batch = batches.get(batchMatch[1] as string);
+      if (batch === undefined) {
+        return send(res, 404, { error: { code: 404, message: `no batch ${path}`, status: "NOT_FOUND" } });
+      }
+      if (req.method === "POST" && batchMatch[2] !== undefined) {
+        if (!batch.state.endsWith("SUCCEEDED")) batch.state = "BATCH_STATE_CANCELLED";
+        return send(res, 200, {});
+      }
+      if (req.method === "GET" && batchMatch[2] === undefined) return send(res, 200, await poll(batch));
+    }
     if (req.method !== "POST" || match === null) {
       return send(res, 404, { error: { code: 404, message: `no route ${path}`, status: "NOT_FOUND" } });
     }
@@ -105,6 +135,26 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
         const embeddings = [];
         for (const item of items) embeddings.push({ values: await embed(toEmbedRequest(item)) });
         return send(res, 200, { embeddings });
+      }
+      case "asyncBatchEmbedContent": {
+        // The wire format @google/genai 2.x sends: { batch: { displayName?, inputConfig: { requests:
+        // { requests: [{ request: { content, taskType?, outputDimensionality? } }] } } } }.
+        const batchBody = body.batch as Record<string, unknown> | undefined;
+        const inputConfig = batchBody?.inputConfig as { requests?: { requests?: unknown[] } } | undefined;
+        const inlined = (inputConfig?.requests?.requests ?? []) as Array<{
+          request?: Record<string, unknown>;
+        }>;
+        const batch: FakeBatch = {
+          name: `batches/fake${nextBatch++}`,
+          model: `models/${match[1]}`,
+          displayName: typeof batchBody?.displayName === "string" ? batchBody.displayName : undefined,
+          requests: inlined.map((item) => toEmbedRequest(item.request ?? {})),
+          state: "BATCH_STATE_PENDING",
+          polls: 0,
+          script: scripts.shift() ?? {},
+        };
+        batches.set(batch.name.slice("batches/".length), batch);
+        return send(res, 200, operation(batch));
       }
       case "embedContent":
         return send(res, 200, { embedding: { values: await embed(toEmbedRequest(body)) } });
@@ -132,11 +182,34 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
+  async function poll(batch: FakeBatch): Promise<Record<string, unknown>> {
+    batch.polls++;
+    await batch.script.onPoll?.(batch.polls);
+    if (isTerminalState(batch.state)) return operation(batch);
+    if (batch.polls < (batch.script.completeAfterPolls ?? 1)) {
+      batch.state = "BATCH_STATE_RUNNING";
+      return operation(batch);
+    }
+    const outcome = batch.script.outcome ?? "succeeded";
+    batch.state = `BATCH_STATE_${outcome.toUpperCase()}`;
+    if (outcome === "succeeded") {
+      batch.answers = [];
+      for (const [index, request] of batch.requests.entries()) {
+        const error = batch.script.itemError?.(request, index);
+        batch.answers.push(error ? { error } : { response: { embedding: { values: await embed(request) } } });
+      }
+    }
+    return operation(batch);
+  }
+
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     failNext(count, failure) {
       for (let i = 0; i < count; i++) failures.push(failure);
+    },
+    scriptNextBatch(script, times = 1) {
+      for (let i = 0; i < times; i++) scripts.push(script);
     },
     delayNext(count, ms) {
       for (let i = 0; i < count; i++) delays.push(ms);
@@ -147,6 +220,42 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
         server.close((error) => (error ? reject(error) : resolve())),
       );
     },
+  };
+}
+
+interface FakeBatch {
+  name: string;
+  model: string;
+  displayName: string | undefined;
+  requests: EmbedRequest[];
+  state: string;
+  polls: number;
+  script: FakeGeminiBatchScript;
+  answers?: Array<Record<string, unknown>>;
+}
+
+function isTerminalState(state: string): boolean {
+  return ["SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"].some((end) => state === `BATCH_STATE_${end}`);
+}
+
+/** A batch as the API answers it: a long-running Operation whose metadata is the EmbedContentBatch. */
+function operation(batch: FakeBatch): Record<string, unknown> {
+  const done = isTerminalState(batch.state);
+  return {
+    name: batch.name,
+    metadata: {
+      "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.EmbedContentBatch",
+      name: batch.name,
+      model: batch.model,
+      ...(batch.displayName === undefined ? {} : { displayName: batch.displayName }),
+      state: batch.state,
+      createTime: "2026-01-01T00:00:00Z",
+      updateTime: "2026-01-01T00:00:01Z",
+      ...(batch.answers === undefined
+        ? {}
+        : { output: { inlinedResponses: { inlinedResponses: batch.answers } } }),
+    },
+    ...(done ? { done: true } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
-// Loopback stand-in for the OpenAI HTTP API (/embeddings, /chat/completions) that records each request.
+// Loopback stand-in for the OpenAI HTTP API (/embeddings, /chat/completions, and the Batch API's
+// /files and /batches) that records each request.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, vi } from "vitest";
@@ -19,6 +20,33 @@ export interface FakeFailure {
 
 export type FakeEmbedder = (texts: string[], dimensions: number) => Float32Array[] | Promise<Float32Array[]>;
 
+/** How the next batch job behaves. */
+export interface FakeBatchScript {
+  /** The poll (GET /v1/batches/:id) that first sees the job finished; earlier ones see "in_progress". Default 1. */
+  completeAfterPolls?: number;
+  /** How the job ends. Default "completed". */
+  outcome?: "completed" | "failed" | "expired" | "cancelled";
+  /** A failed request line: the error it gets (it goes to the error file, or the output file). */
+  lineError?: (line: { customId: string; input: string[] }) => FakeLineError | undefined;
+  /** Where failed lines go: the error file (default, as OpenAI does) or the output file, counted as completed. */
+  failedLinesIn?: "error-file" | "output-file";
+  /** Called at each poll before it is answered (e.g. to change data while the job "runs"). */
+  onPoll?: (poll: number) => void | Promise<void>;
+}
+
+export interface FakeLineError {
+  status: number;
+  message: string;
+  code?: string;
+}
+
+export interface UploadedFile {
+  id: string;
+  filename: string;
+  purpose: string;
+  text: string;
+}
+
 export interface FakeOpenAIServer {
   /** Origin, e.g. http://127.0.0.1:43121 */
   readonly origin: string;
@@ -34,6 +62,14 @@ export interface FakeOpenAIServer {
   setChatReply(reply: (body: Record<string, unknown>) => string): void;
   failNext(failure: FakeFailure, times?: number): void;
   delayNext(ms: number, times?: number): void;
+  /** Requests of the Batch API: /files and /batches. */
+  batchApiRequests(): RecordedRequest[];
+  /** The next `times` batch jobs follow `script` (afterwards: complete at the first poll). */
+  scriptNextBatch(script: FakeBatchScript, times?: number): void;
+  /** Files uploaded to /v1/files, with their text. */
+  uploadedFiles(): UploadedFile[];
+  /** Ids passed to DELETE /v1/files/:id. */
+  deletedFiles(): string[];
   /** Forget recorded requests and every per-test setting (encoding, order, replies, failures). */
   reset(): void;
   close(): Promise<void>;
@@ -69,37 +105,82 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
   let reverse = false;
   let embedder: FakeEmbedder = defaultEmbedder;
   let chatReply = defaultChatReply;
+  const files = new Map<string, UploadedFile>();
+  const uploads: UploadedFile[] = [];
+  const deleted: string[] = [];
+  const batches = new Map<string, FakeBatch>();
+  const scripts: FakeBatchScript[] = [];
+  let nextId = 1;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const body = (text.length > 0 ? JSON.parse(text) : {}) as Record<string, unknown>;
-      const path = req.url ?? "/";
-      requests.push({ method: req.method ?? "GET", path, headers: req.headers, body });
-      const answer = () => {
-        const failure = failures.shift();
-        if (failure !== undefined) return sendFailure(res, failure);
-        if (req.method === "POST" && path.endsWith("/embeddings")) {
-          return void embeddings(res, body).catch((error: Error) =>
+      void readBody(req.headers["content-type"], Buffer.concat(chunks)).then(({ body, file }) => {
+        const path = req.url ?? "/";
+        const method = req.method ?? "GET";
+        requests.push({ method, path, headers: req.headers, body });
+        const answer = () => {
+          const failure = failures.shift();
+          if (failure !== undefined) return sendFailure(res, failure);
+          route(method, path, body, file, res).catch((error: Error) =>
             sendJson(res, 500, { error: { message: error.message, type: "server_error" } }),
           );
-        }
-        if (req.method === "POST" && path.endsWith("/chat/completions")) return chat(res, body);
-        return sendJson(res, 404, { error: { message: `no route ${path}`, type: "invalid_request_error" } });
-      };
-      const delay = delays.shift() ?? 0;
-      if (delay === 0) return answer();
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (!res.destroyed) answer();
-      }, delay);
-      timers.add(timer);
+        };
+        const delay = delays.shift() ?? 0;
+        if (delay === 0) return answer();
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!res.destroyed) answer();
+        }, delay);
+        timers.add(timer);
+      });
     });
   });
 
-  async function embeddings(res: ServerResponse, body: Record<string, unknown>): Promise<void> {
+  async function route(
+    method: string,
+    path: string,
+    body: Record<string, unknown>,
+    file: UploadedFile | undefined,
+    res: ServerResponse,
+  ): Promise<void> {
+    const pathname = new URL(path, "http://fake").pathname;
+    if (method === "POST" && pathname.endsWith("/embeddings")) {
+      return sendJson(res, 200, await embeddingsBody(body));
+    }
+    if (method === "POST" && pathname.endsWith("/chat/completions")) return chat(res, body);
+    if (method === "POST" && pathname === "/v1/files") return createFile(res, file);
+    const fileMatch = /^\/v1\/files\/([^/]+)(\/content)?$/.exec(pathname);
+    if (fileMatch !== null) {
+      const id = fileMatch[1] as string;
+      const stored = files.get(id);
+      if (stored === undefined) return notFound(res, `no file ${id}`);
+      if (method === "GET" && fileMatch[2] !== undefined) {
+        res.writeHead(200, { "content-type": "application/octet-stream" });
+        return void res.end(stored.text);
+      }
+      if (method === "DELETE" && fileMatch[2] === undefined) {
+        files.delete(id);
+        deleted.push(id);
+        return sendJson(res, 200, { id, object: "file", deleted: true });
+      }
+    }
+    if (method === "POST" && pathname === "/v1/batches") return createBatch(res, body);
+    const batchMatch = /^\/v1\/batches\/([^/]+)(\/cancel)?$/.exec(pathname);
+    if (batchMatch !== null) {
+      const batch = batches.get(batchMatch[1] as string);
+      if (batch === undefined) return notFound(res, `no batch ${batchMatch[1]}`);
+      if (method === "GET" && batchMatch[2] === undefined) return pollBatch(res, batch);
+      if (method === "POST" && batchMatch[2] !== undefined) {
+        if (!TERMINAL_BATCH_STATES.has(batch.status)) batch.status = "cancelling";
+        return sendJson(res, 200, batchJson(batch));
+      }
+    }
+    return notFound(res, `no route ${method} ${path}`);
+  }
+
+  async function embeddingsBody(body: Record<string, unknown>): Promise<Record<string, unknown>> {
     const input = typeof body.input === "string" ? [body.input] : (body.input as string[]);
     const dimensions = typeof body.dimensions === "number" ? body.dimensions : 1536;
     const vectors = await embedder(input, dimensions);
@@ -111,12 +192,12 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     }));
     if (reverse) data.reverse();
     const tokens = input.reduce((sum, t) => sum + Math.ceil(t.length / 4), 0);
-    sendJson(res, 200, {
+    return {
       object: "list",
       data,
       model: body.model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },
-    });
+    };
   }
 
   function chat(res: ServerResponse, body: Record<string, unknown>): void {
@@ -135,6 +216,128 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
       ],
       usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
     });
+  }
+
+  function storeFile(filename: string, purpose: string, text: string): UploadedFile {
+    const stored = { id: `file-${nextId++}`, filename, purpose, text };
+    files.set(stored.id, stored);
+    return stored;
+  }
+
+  function createFile(res: ServerResponse, file: UploadedFile | undefined): void {
+    if (file === undefined) {
+      badRequest(res, "expected a multipart upload with file and purpose");
+      return;
+    }
+    const stored = storeFile(file.filename, file.purpose, file.text);
+    uploads.push(stored);
+    sendJson(res, 200, {
+      id: stored.id,
+      object: "file",
+      bytes: Buffer.byteLength(stored.text),
+      created_at: 1_700_000_000,
+      filename: stored.filename,
+      purpose: stored.purpose,
+      status: "processed",
+    });
+  }
+
+  function createBatch(res: ServerResponse, body: Record<string, unknown>): void {
+    const input = files.get(String(body.input_file_id));
+    if (input === undefined) {
+      badRequest(res, `no input file ${String(body.input_file_id)}`);
+      return;
+    }
+    if (body.endpoint !== "/v1/embeddings" || body.completion_window !== "24h") {
+      badRequest(res, "this fake runs /v1/embeddings batches with completion_window 24h only");
+      return;
+    }
+    const batch: FakeBatch = {
+      id: `batch_${nextId++}`,
+      inputFileId: input.id,
+      status: "validating",
+      polls: 0,
+      script: scripts.shift() ?? {},
+      counts: { total: 0, completed: 0, failed: 0 },
+    };
+    batches.set(batch.id, batch);
+    sendJson(res, 200, batchJson(batch));
+  }
+
+  async function pollBatch(res: ServerResponse, batch: FakeBatch): Promise<void> {
+    batch.polls++;
+    await batch.script.onPoll?.(batch.polls);
+    if (batch.status === "cancelling") batch.status = "cancelled";
+    else if (!TERMINAL_BATCH_STATES.has(batch.status)) {
+      if (batch.polls >= (batch.script.completeAfterPolls ?? 1)) await finish(batch);
+      else batch.status = "in_progress";
+    }
+    sendJson(res, 200, batchJson(batch));
+  }
+
+  async function finish(batch: FakeBatch): Promise<void> {
+    const outcome = batch.script.outcome ?? "completed";
+    if (outcome === "failed") {
+      batch.status = "failed";
+      batch.errors = [{ code: "invalid_request", message: "fake validation failure", line: 1, param: null }];
+      return;
+    }
+    if (outcome !== "completed") {
+      batch.status = outcome;
+      return;
+    }
+    const lines = (files.get(batch.inputFileId)?.text ?? "")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as { custom_id: string; body: Record<string, unknown> });
+    const output: string[] = [];
+    const errors: string[] = [];
+    for (const [index, line] of lines.entries()) {
+      const id = `batch_req_${index}`;
+      const failure = batch.script.lineError?.({
+        customId: line.custom_id,
+        input: line.body.input as string[],
+      });
+      if (failure !== undefined) {
+        const failed = {
+          id,
+          custom_id: line.custom_id,
+          response: {
+            status_code: failure.status,
+            request_id: `req_${index}`,
+            body: {
+              error: { message: failure.message, type: "invalid_request_error", code: failure.code ?? null },
+            },
+          },
+          error: null,
+        };
+        if (batch.script.failedLinesIn === "output-file") {
+          // As a server would that lists a failed request among the completed ones.
+          output.push(JSON.stringify(failed));
+          batch.counts.completed++;
+        } else {
+          errors.push(JSON.stringify(failed));
+          batch.counts.failed++;
+        }
+        continue;
+      }
+      const body = await embeddingsBody(line.body);
+      output.push(
+        JSON.stringify({
+          id,
+          custom_id: line.custom_id,
+          response: { status_code: 200, request_id: `req_${index}`, body },
+          error: null,
+        }),
+      );
+      batch.counts.completed++;
+    }
+    batch.counts.total = lines.length;
+    if (output.length > 0)
+      batch.outputFileId = storeFile("batch_output.jsonl", "batch_output", `${output.join("\n")}\n`).id;
+    if (errors.length > 0)
+      batch.errorFileId = storeFile("batch_errors.jsonl", "batch_output", `${errors.join("\n")}\n`).id;
+    batch.status = "completed";
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -164,6 +367,12 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     delayNext: (ms, times = 1) => {
       for (let i = 0; i < times; i++) delays.push(ms);
     },
+    batchApiRequests: () => requests.filter((r) => /^\/v1\/(files|batches)\b/.test(r.path)),
+    scriptNextBatch: (script, times = 1) => {
+      for (let i = 0; i < times; i++) scripts.push(script);
+    },
+    uploadedFiles: () => [...uploads],
+    deletedFiles: () => [...deleted],
     reset: () => {
       requests.length = 0;
       failures.length = 0;
@@ -172,6 +381,12 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
       reverse = false;
       embedder = defaultEmbedder;
       chatReply = defaultChatReply;
+      files.clear();
+      uploads.length = 0;
+      deleted.length = 0;
+      batches.clear();
+      scripts.length = 0;
+      nextId = 1;
     },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
@@ -179,6 +394,69 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
       await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
     },
   };
+}
+
+const TERMINAL_BATCH_STATES = new Set(["completed", "failed", "expired", "cancelled"]);
+
+interface FakeBatch {
+  id: string;
+  inputFileId: string;
+  status: string;
+  polls: number;
+  script: FakeBatchScript;
+  counts: { total: number; completed: number; failed: number };
+  outputFileId?: string;
+  errorFileId?: string;
+  errors?: Array<{ code: string; message: string; line: number | null; param: string | null }>;
+}
+
+/** A Batch object as GET /v1/batches/:id answers it. */
+function batchJson(batch: FakeBatch): Record<string, unknown> {
+  return {
+    id: batch.id,
+    object: "batch",
+    endpoint: "/v1/embeddings",
+    errors: batch.errors === undefined ? null : { object: "list", data: batch.errors },
+    input_file_id: batch.inputFileId,
+    completion_window: "24h",
+    status: batch.status,
+    output_file_id: batch.outputFileId ?? null,
+    error_file_id: batch.errorFileId ?? null,
+    created_at: 1_700_000_000,
+    request_counts: batch.counts,
+    metadata: null,
+  };
+}
+
+/** JSON bodies parsed; a multipart upload (POST /v1/files) read as its fields and file. */
+async function readBody(
+  contentType: string | undefined,
+  raw: Buffer,
+): Promise<{ body: Record<string, unknown>; file?: UploadedFile }> {
+  if (contentType?.startsWith("multipart/form-data")) {
+    const form = await new Response(new Uint8Array(raw), {
+      headers: { "content-type": contentType },
+    }).formData();
+    const upload = form.get("file");
+    const purpose = String(form.get("purpose"));
+    if (!(upload instanceof Blob)) return { body: { purpose } };
+    const filename = upload instanceof File ? upload.name : "blob";
+    const text = await upload.text();
+    return {
+      body: { purpose, file: { filename, type: upload.type, bytes: upload.size } },
+      file: { id: "", filename, purpose, text },
+    };
+  }
+  const text = raw.toString("utf8");
+  return { body: (text.length > 0 ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+function notFound(res: ServerResponse, message: string): void {
+  sendJson(res, 404, { error: { message, type: "invalid_request_error" } });
+}
+
+function badRequest(res: ServerResponse, message: string): void {
+  sendJson(res, 400, { error: { message, type: "invalid_request_error" } });
 }
 
 function sendFailure(res: ServerResponse, failure: FakeFailure): void {

@@ -71,6 +71,22 @@ export function embeddingProviderSpec() {
   });
 }
 
+export const CURATOR_PROVIDER_NAMES = ["auto", "none", "openai", "openrouter", "gemini"] as const;
+
+/** `curator_provider`: one of CURATOR_PROVIDER_NAMES or "custom:<http(s) url>". */
+export function curatorProviderSpec() {
+  const names = CURATOR_PROVIDER_NAMES.map((name) => JSON.stringify(name)).join(", ");
+  const message = expected(`one of ${names} or "custom:<http(s) url>"`);
+  return z
+    .string(message)
+    .refine(
+      (value) =>
+        (CURATOR_PROVIDER_NAMES as readonly string[]).includes(value) ||
+        (value.startsWith(CUSTOM_PROVIDER_PREFIX) && isHttpUrl(value.slice(CUSTOM_PROVIDER_PREFIX.length))),
+      message,
+    );
+}
+
 export function numberBetween(min: number, max: number) {
   const message = expected(`a number between ${min} and ${max}`);
   return z.number(message).min(min, message).max(max, message);

@@ -2,6 +2,7 @@
 // validation. Keys are the camelCase forms of the TOML keys (seed 000's `[memory]` table verbatim).
 import { z } from "zod";
 import {
+  curatorProviderSpec,
   embeddingProviderSpec,
   envVarName,
   expected,
@@ -91,7 +92,22 @@ export const memorySettingsSchema = z.strictObject(
     embeddingMaxRetries: nonNegativeInteger().default(4),
     /** No retry starts, nor waits, past this many ms after the first attempt. */
     embeddingRetryDeadlineMs: positiveInteger().default(60_000),
+    /** Backfill and reindex through the provider's batch API (OpenAI Batch, Gemini batch mode) when it has one. */
+    embeddingBatchApi: flag().default(false),
+    /** Fewer entries missing a vector than this go through normal requests. */
+    embeddingBatchApiMinEntries: positiveInteger().default(1_000),
+    /** Consecutive failed jobs after which the batch API is no longer used (persisted in `meta`). */
+    embeddingBatchApiMaxFailures: positiveInteger().default(2),
+    /** Time between status polls of a running job. */
+    embeddingBatchApiPollMs: positiveInteger().default(30_000),
+    /** A job not finished after this long is cancelled and counts as failed. Default 24 h. */
+    embeddingBatchApiTimeoutMs: positiveInteger().default(86_400_000),
     backfillOnStartup: flag().default(false),
+    /** Who answers the curator: "auto" (the first hosted provider with a key), "openai",
+     *  "openrouter", "gemini" or "custom:<url>"; "none" disables curation. */
+    curatorProvider: curatorProviderSpec().default("auto"),
+    /** Absent means the provider's default chat model. */
+    curatorModel: nonEmptyString().optional(),
     autoRecall: flag().default(true),
     autoRecallLimit: positiveInteger().default(5),
     /** Absent means: the same as autoRecall. */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
+import { PROVIDER_KEY_VARIABLES } from "../config/config-environment.js";
 import type { MemoryConfig } from "../config/config-schema.js";
 
 export const DEFAULT_LOCAL_MODEL = "gte-multilingual-base";
@@ -22,14 +23,6 @@ interface ProviderModule {
     options: Record<string, unknown>,
   ) => EmbeddingProvider | Promise<EmbeddingProvider>;
 }
-
-/** Where the apps read each hosted provider's key from (named in the reason when it is missing). */
-const KEY_VARIABLE: Record<string, string> = {
-  openai: "OPENAI_API_KEY",
-  openrouter: "OPENROUTER_API_KEY",
-  gemini: "GEMINI_API_KEY",
-  voyage: "VOYAGE_API_KEY",
-};
 
 const PACKAGE_OF: Record<string, string> = {
   openai: "@claw/embeddings-openai",
@@ -94,7 +87,7 @@ async function tryResolve(
     };
   }
   const providerSettings = config.providers[kind === "custom" ? "custom" : kind] ?? {};
-  const keyVariable = KEY_VARIABLE[kind];
+  const keyVariable = PROVIDER_KEY_VARIABLES[kind];
   if (keyVariable !== undefined && !providerSettings.apiKey) {
     return {
       provider: null,
@@ -131,7 +124,7 @@ function autoProvider(config: MemoryConfig, workspaceDir: string): string | null
 }
 
 /** import() from core, then from the working directory (where the consumer installed packages). */
-async function importFromHere(specifier: string): Promise<unknown> {
+export async function importFromHere(specifier: string): Promise<unknown> {
   try {
     return await import(specifier);
   } catch (error) {

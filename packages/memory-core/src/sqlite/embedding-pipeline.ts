@@ -3,6 +3,7 @@ import { MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import { type RetryPolicy, withRetries } from "../embedding/retry-policy.js";
 import { float32ToBlob } from "../recall/vector-math.js";
+import { contentHash } from "./content-hash.js";
 import type { EmbeddingCache } from "./embedding-cache.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { VectorIndex } from "./vector-index.js";
@@ -81,6 +82,34 @@ export class EmbeddingPipeline {
     let written = 0;
     for (const batch of this.batches(jobs)) written += await this.runBatch(batch, signal);
     return written;
+  }
+
+  /**
+   * Embeds `jobs` through `compute` instead of the provider's embed() (a vendor batch job): cache
+   * hits are not sent, the unique misses go to `compute` in one call, and their vectors are cached,
+   * then written with the hits in one transaction under the content-hash guard.
+   * Returns how many rows received a vector and how many texts were sent.
+   */
+  async embedDocumentsWith(
+    jobs: readonly EmbedJob[],
+    compute: (texts: string[]) => Promise<Float32Array[]>,
+  ): Promise<{ written: number; sent: number }> {
+    const { provider, cache } = this.options;
+    const model = `${provider.model}#${provider.dimensions}`; // the cache key embedDocuments uses
+    const vectors = cache.get(
+      provider.id,
+      model,
+      jobs.map((j) => j.hash),
+    );
+    const misses = [...new Map(jobs.filter((j) => !vectors.has(j.hash)).map((j) => [j.hash, j])).values()];
+    if (misses.length > 0) {
+      // `compute` checks what it returns: one vector of the provider's size per text.
+      const fresh = await compute(misses.map((j) => this.clip(j.content)));
+      const entries = misses.map((j, i) => [j.hash, fresh[i] as Float32Array] as const);
+      cache.put(provider.id, model, entries);
+      for (const [hash, vector] of entries) vectors.set(hash, vector);
+    }
+    return { written: this.write(jobs, vectors), sent: misses.length };
   }
 
   async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
@@ -177,38 +206,76 @@ export class EmbeddingPipeline {
     return text.length > this.maxChars() ? text.slice(0, this.maxChars()) : text;
   }
 
+  /**
+   * Vectors for `texts` in order. Documents go through the cache: only texts it does not hold
+   * reach the provider (deduplicated, with retries), and their vectors are cached. Queries are
+   * not cached, since some providers embed a query differently from the same text as a document.
+   */
+  async embedTexts(
+    texts: readonly string[],
+    purpose: "query" | "document",
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]> {
+    if (purpose === "query") {
+      return withRetries(
+        () =>
+          this.callProvider(
+            texts.map((t) => this.clip(t)),
+            purpose,
+            signal,
+          ),
+        this.options.retry,
+        {
+          signal,
+        },
+      );
+    }
+    const hashes = texts.map((t) => contentHash(t));
+    const vectors = await this.cachedVectors(
+      texts.map((content, i) => ({ hash: hashes[i] as string, content })),
+      purpose,
+      signal,
+    );
+    return hashes.map((h) => vectors.get(h) as Float32Array);
+  }
+
   private async runBatch(batch: readonly EmbedJob[], signal?: AbortSignal): Promise<number> {
+    const vectors = await this.cachedVectors(batch, "document", signal);
+    const written = this.write(batch, vectors);
+    this.lastError = undefined; // the provider answers again: no longer a reason to report
+    return written;
+  }
+
+  private async cachedVectors(
+    items: readonly { hash: string; content: string }[],
+    purpose: "query" | "document",
+    signal?: AbortSignal,
+  ): Promise<Map<string, Float32Array>> {
     const { provider, cache } = this.options;
     // Dimensions are part of the key: one model can answer in several sizes.
     const model = `${provider.model}#${provider.dimensions}`;
     const cached = cache.get(
       provider.id,
       model,
-      batch.map((j) => j.hash),
+      items.map((j) => j.hash),
     );
-    const misses = batch.filter((j) => !cached.has(j.hash));
+    const misses = items.filter((j) => !cached.has(j.hash));
     const uniqueMisses = [...new Map(misses.map((j) => [j.hash, j])).values()];
     if (uniqueMisses.length > 0) {
       const texts = uniqueMisses.map((j) => this.clip(j.content));
-      const vectors = await withRetries(
-        () => this.callProvider(texts, "document", signal),
-        this.options.retry,
-        {
-          signal,
-          onRetry: (error, waitMs) =>
-            this.options.logger.debug("embedding request failed; retrying", {
-              error: (error as Error).message,
-              waitMs: Math.round(waitMs),
-            }),
-        },
-      );
+      const vectors = await withRetries(() => this.callProvider(texts, purpose, signal), this.options.retry, {
+        signal,
+        onRetry: (error, waitMs) =>
+          this.options.logger.debug("embedding request failed; retrying", {
+            error: (error as Error).message,
+            waitMs: Math.round(waitMs),
+          }),
+      });
       const fresh = uniqueMisses.map((j, i) => [j.hash, vectors[i] as Float32Array] as const);
       cache.put(provider.id, model, fresh);
       for (const [hash, vector] of fresh) cached.set(hash, vector);
     }
-    const written = this.write(batch, cached);
-    this.lastError = undefined; // the provider answers again: no longer a reason to report
-    return written;
+    return cached;
   }
 
   private write(batch: readonly EmbedJob[], vectors: Map<string, Float32Array>): number {

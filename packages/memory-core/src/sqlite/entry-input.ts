@@ -84,3 +84,25 @@ function sourceOf(value: unknown, field: string): EntryWrite["source"] {
   }
   return { path, startLine: startLine as number, endLine: endLine as number };
 }
+
+/**
+ * Checks entries the way import() will, without writing anything: returns one error per invalid
+ * entry (by index), so a caller can report every bad line of a file at once.
+ */
+export function validateEntries(
+  entries: readonly unknown[],
+  settings: MemorySettings,
+  dimensions?: number,
+): Array<{ index: number; error: MemoryError }> {
+  const problems: Array<{ index: number; error: MemoryError }> = [];
+  const now = new Date();
+  entries.forEach((entry, index) => {
+    try {
+      toEntryWrite(entry as EntryInput, `entries[${index}]`, settings, now, () => "", true, dimensions);
+    } catch (error) {
+      if (!(error instanceof MemoryError)) throw error;
+      problems.push({ index, error });
+    }
+  });
+  return problems;
+}

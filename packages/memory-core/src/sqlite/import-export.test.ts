@@ -304,3 +304,24 @@ describe("export filters", () => {
     ).toEqual(["feb", "mar"]);
   });
 });
+
+describe("validateEntries", () => {
+  it("reports every invalid entry by index without writing", async () => {
+    const { validateEntries } = await import("./entry-input.js");
+    const { DEFAULT_CONFIG } = await import("../config/config-schema.js");
+    const problems = validateEntries(
+      [
+        { key: "ok", content: "fine" },
+        { key: "", content: "x" },
+        "nope",
+        { key: "k", content: "c", importance: 7 },
+      ],
+      DEFAULT_CONFIG.memory,
+    );
+    expect(problems.map((p) => [p.index, p.error.field])).toEqual([
+      [1, "entries[1].key"],
+      [2, "entries[2]"],
+      [3, "entries[3].importance"],
+    ]);
+  });
+});

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type {
   EmbeddingProvider,
+  EmbedTextsOptions,
+  EntryRef,
   ExportFilter,
+  ImportOptions,
   ListOptions,
   Logger,
   Memory,
@@ -19,6 +22,7 @@ import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js"
 import { HotCache, recallCacheKey } from "../recall/hot-cache.js";
 import * as check from "../validate-input.js";
 import { backfillMissing } from "./backfill.js";
+import { type BatchBackfill, createBatchBackfill } from "./batch-backfill.js";
 import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
 import type { EntryFilter } from "./entry-filter.js";
 import { toEntryWrite } from "./entry-input.js";
@@ -66,6 +70,8 @@ export class SqliteMemory implements Memory {
   private readonly newId: () => string;
   private readonly warned = new Set<string>();
   private readonly warnings: string[] = [];
+  /** Vendor batch jobs for large backfills (`embedding_batch_api`); null when they cannot apply. */
+  private readonly batchBackfill: BatchBackfill | null;
   private closing: Promise<void> | null = null;
   /** Set once the beforeClose hooks have run: from then on every call is UNAVAILABLE. */
   private released = false;
@@ -95,6 +101,14 @@ export class SqliteMemory implements Memory {
       ttlMs: this.settings.hotCacheTtlSeconds * 1000,
     });
     if (options.embeddingUnavailableReason) this.warnings.push(options.embeddingUnavailableReason);
+    this.batchBackfill = createBatchBackfill({
+      db: this.db,
+      statements: this.statements,
+      pipeline: this.embeddings,
+      settings: this.settings,
+      logger: this.logger,
+      addWarning: (warning) => this.warnings.push(warning),
+    });
   }
 
   /** Opens (creating or upgrading) the database. Throws MemoryError STORAGE when it cannot. */
@@ -194,6 +208,21 @@ export class SqliteMemory implements Memory {
     return this.deleteWhere("m.namespace = ? AND m.key = ?", [namespace, key]) > 0;
   }
 
+  async forgetMany(refs: Iterable<EntryRef>): Promise<number> {
+    this.assertOpen();
+    const pairs = this.refsOf(refs, "refs");
+    if (pairs.length === 0) return 0;
+    return this.guard(() => this.transact(() => this.removeRefs(pairs)));
+  }
+
+  async embed(texts: readonly string[], options: EmbedTextsOptions = {}): Promise<Float32Array[] | null> {
+    this.assertOpen();
+    if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string"))
+      throw MemoryError.invalidInput("texts", "expected an array of strings");
+    if (this.embeddings === null) return null;
+    return this.embeddings.embedTexts(texts, options.purpose ?? "document", options.signal);
+  }
+
   async purgeNamespace(namespace: string): Promise<number> {
     check.namespaceOf(check.requireText(namespace, "namespace", 256), "namespace", false);
     return this.deleteWhere("m.namespace = ?", [namespace]);
@@ -231,20 +260,32 @@ export class SqliteMemory implements Memory {
 
   async import(
     entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>,
+    options: ImportOptions = {},
   ): Promise<number> {
     this.assertOpen();
     if (entries === null || typeof entries !== "object")
       throw MemoryError.invalidInput("entries", "expected an iterable");
+    const onConflict = options.onConflict ?? "replace";
+    if (onConflict !== "replace" && onConflict !== "skip")
+      throw MemoryError.invalidInput("onConflict", `expected "replace" or "skip", got ${String(onConflict)}`);
     // Everything is validated before anything is written, so bad input changes nothing.
     const writes: EntryWrite[] = [];
     const dimensions = this.embeddings?.provider.dimensions;
     const at = this.now();
     for await (const entry of entries) {
-      writes.push(
-        toEntryWrite(entry, `entries[${writes.length}]`, this.settings, at, this.newId, true, dimensions),
+      const write = toEntryWrite(
+        entry,
+        `entries[${writes.length}]`,
+        this.settings,
+        at,
+        this.newId,
+        true,
+        dimensions,
       );
+      writes.push(onConflict === "skip" ? { ...write, skipExisting: true } : write);
     }
-    const results = this.writeAll(writes);
+    const removals = options.remove === undefined ? [] : this.refsOf(options.remove, "remove");
+    const results = this.writeAll(writes, removals);
     await this.embedLater(results.flatMap((r) => (r.job ? [r.job] : [])));
     return results.length;
   }
@@ -304,7 +345,11 @@ export class SqliteMemory implements Memory {
     this.assertOpen();
     const size = check.limitOf(batchSize, "batchSize", 64, 4096);
     if (this.embeddings === null) return 0;
-    return backfillMissing(this.db, this.statements, this.embeddings, size, options.onProgress);
+    const pipeline = this.embeddings;
+    const normal = (onProgress?: (done: number, total: number) => void) =>
+      backfillMissing(this.db, this.statements, pipeline, size, onProgress);
+    if (this.batchBackfill === null) return normal(options.onProgress);
+    return this.batchBackfill.backfill(normal, options.onProgress);
   }
 
   async flush(): Promise<void> {
@@ -318,6 +363,7 @@ export class SqliteMemory implements Memory {
         await this.options.beforeClose?.(this);
       } finally {
         this.released = true;
+        this.batchBackfill?.abort();
         await this.embeddings?.close(this.settings.closeTimeoutMs);
         this.statements.clear();
         this.db.close();
@@ -327,10 +373,37 @@ export class SqliteMemory implements Memory {
     return this.closing;
   }
 
-  private writeAll(writes: readonly EntryWrite[]) {
+  /** Validated (namespace, key) pairs; `field` names the option in errors. */
+  private refsOf(refs: Iterable<EntryRef>, field: string): [string, string][] {
+    if (refs === null || typeof refs !== "object" || !(Symbol.iterator in refs))
+      throw MemoryError.invalidInput(field, "expected an iterable of { key, namespace? }");
+    const pairs: [string, string][] = [];
+    for (const ref of refs) {
+      const at = `${field}[${pairs.length}]`;
+      if (ref === null || typeof ref !== "object")
+        throw MemoryError.invalidInput(at, "expected { key, namespace? }");
+      pairs.push([
+        check.namespaceOf(ref.namespace, `${at}.namespace`, false),
+        check.requireText(ref.key, `${at}.key`, 4096),
+      ]);
+    }
+    return pairs;
+  }
+
+  /** Deletes the pairs; must run inside a transaction. */
+  private removeRefs(pairs: readonly [string, string][]): number {
+    let removed = 0;
+    for (const pair of pairs) removed += this.deleteWhere("m.namespace = ? AND m.key = ?", pair);
+    return removed;
+  }
+
+  private writeAll(writes: readonly EntryWrite[], removals: readonly [string, string][] = []) {
     this.assertOpen();
     const results = this.guard(() =>
-      this.transact(() => writes.map((w) => writeEntry(this.statements, this.vectors, w, this.newId))),
+      this.transact(() => {
+        this.removeRefs(removals);
+        return writes.flatMap((w) => writeEntry(this.statements, this.vectors, w, this.newId) ?? []);
+      }),
     );
     this.hot.clear();
     return results;

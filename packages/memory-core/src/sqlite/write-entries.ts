@@ -29,6 +29,8 @@ export interface EntryWrite {
   source: { path: string; startLine: number; endLine: number } | null;
   /** When false (store()), an update keeps the row's created_at; import() carries its own. */
   keepCreatedAt: boolean;
+  /** INSERT OR IGNORE: an existing (namespace, key) is left as it is (import's onConflict "skip"). */
+  skipExisting?: boolean;
 }
 
 export interface WriteResult {
@@ -65,14 +67,14 @@ interface ExistingRow {
 /**
  * Upserts by (namespace, key) and keeps the full-text index in step. Must run inside a transaction.
  * An unchanged content keeps its vector; a changed one loses it (and its index row) until the new
- * one is embedded.
+ * one is embedded. Returns null when the entry existed and `skipExisting` left it alone.
  */
 export function writeEntry(
   statements: StatementCache,
   vectors: VectorIndex,
   write: EntryWrite,
   newId: () => string,
-): WriteResult {
+): WriteResult | null {
   const hash = contentHash(write.content);
   const blob = write.embedding === null ? null : float32ToBlob(write.embedding);
   const ftsText = toFtsIndexText(write.content);
@@ -113,6 +115,8 @@ export function writeEntry(
     rid = Number(inserted.lastInsertRowid);
     indexFullText(statements, rid, write.key, indexedText);
     hasVector = blob !== null;
+  } else if (write.skipExisting) {
+    return null;
   } else {
     const existing = statements
       .get(

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { applyEnvironment } from "./config-environment.js";
+import { parseConfig } from "./parse-config.js";
+
+describe("applyEnvironment", () => {
+  it("fills each hosted provider's key from its standard variable, overriding the file", () => {
+    const config = parseConfig({ providers: { openai: { apiKey: "from-file", model: "m" } } });
+    const applied = applyEnvironment(config, {
+      OPENAI_API_KEY: "sk-env",
+      GEMINI_API_KEY: "g-env",
+      VOYAGE_API_KEY: "",
+    });
+    expect(applied.providers.openai).toEqual({ apiKey: "sk-env", model: "m" });
+    expect(applied.providers.gemini).toEqual({ apiKey: "g-env" });
+    expect(applied.providers.voyage).toBeUndefined();
+    expect(config.providers.openai?.apiKey).toBe("from-file");
+  });
+
+  it("reads a provider's api_key_env variable", () => {
+    const config = parseConfig({ providers: { openai: { apiKeyEnv: "MY_KEY" } } });
+    expect(applyEnvironment(config, { MY_KEY: " sk-mine " }).providers.openai?.apiKey).toBe("sk-mine");
+    expect(applyEnvironment(config, {}).providers.openai?.apiKey).toBeUndefined();
+  });
+});

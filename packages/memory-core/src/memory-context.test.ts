@@ -1,0 +1,41 @@
+import { join } from "node:path";
+import type { TextGenerator } from "@claw/memory-api";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createMemory } from "./create-memory.js";
+import { memoryContextOf } from "./memory-context.js";
+import { NoneMemory } from "./none-memory.js";
+import { tempDir } from "./sqlite/test-support/temp-memory.js";
+
+describe("memoryContextOf", () => {
+  it("returns what createMemory resolved, before plugins' afterOpen runs", async () => {
+    const workspaceDir = tempDir();
+    const generator: TextGenerator = { generate: async () => "{}" };
+    let seenInPlugin: unknown;
+    const memory = await createMemory({
+      workspaceDir,
+      embeddings: null,
+      generator,
+      config: { conflictThreshold: 0.75 },
+      plugins: [
+        {
+          name: "probe",
+          afterOpen: async (m) => {
+            seenInPlugin = memoryContextOf(m);
+          },
+        },
+      ],
+    });
+    onTestFinished(() => memory.close());
+
+    const context = memoryContextOf(memory);
+    expect(context?.workspaceDir).toBe(workspaceDir);
+    expect(context?.dbPath).toBe(join(workspaceDir, "brain.db"));
+    expect(context?.config.memory.conflictThreshold).toBe(0.75);
+    expect(context?.generator).toBe(generator);
+    expect(seenInPlugin).toBe(context);
+  });
+
+  it("is undefined for a memory createMemory did not make", () => {
+    expect(memoryContextOf(new NoneMemory())).toBeUndefined();
+  });
+});

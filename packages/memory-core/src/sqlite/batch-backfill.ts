@@ -1,0 +1,232 @@
+// Large backfills through the provider's vendor batch API (OpenAI Batch, Gemini batch mode): slower
+// than normal requests, cheaper, and never the reason a backfill fails.
+import type { EmbeddingBatchJobs, Logger } from "@claw/memory-api";
+import { isMemoryError, MemoryError } from "@claw/memory-api";
+import type { Database } from "better-sqlite3";
+import type { MemorySettings } from "../config/config-schema.js";
+import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
+import { createMetaStore, type MetaStore } from "./meta-store.js";
+import type { StatementCache } from "./statement-cache.js";
+
+/** `meta` keys: consecutive failed jobs (absent = none) and the last failure's message. */
+export const BATCH_API_FAILURES_KEY = "batch_api_failures";
+export const BATCH_API_LAST_ERROR_KEY = "batch_api_last_error";
+
+export type ProgressCallback = (done: number, total: number) => void;
+
+/** The normal request path: embeds whatever still lacks a vector, reporting its own progress. */
+export type NormalBackfill = (onProgress?: ProgressCallback) => Promise<number>;
+
+export interface BatchBackfillOptions {
+  db: Database;
+  statements: StatementCache;
+  pipeline: EmbeddingPipeline | null;
+  settings: MemorySettings;
+  logger: Logger;
+  /** Adds a line to status().warnings. */
+  addWarning: (warning: string) => void;
+}
+
+/** A failure of the vendor's job (as opposed to the store's), which the normal path makes up for. */
+class JobFailure extends Error {
+  constructor(readonly error: unknown) {
+    super((error as Error)?.message ?? String(error));
+  }
+}
+
+/** null when batch jobs cannot apply: no provider, no batch API, or `embedding_batch_api` off. */
+export function createBatchBackfill(options: BatchBackfillOptions): BatchBackfill | null {
+  const { pipeline, settings } = options;
+  const jobs = pipeline?.provider.batchJobs;
+  if (!settings.embeddingBatchApi || pipeline === null || jobs === undefined) return null;
+  return new BatchBackfill(options, pipeline, jobs);
+}
+
+/**
+ * Embeds the entries missing a vector through batch jobs when at least `embedding_batch_api_min_entries`
+ * miss one: in rowid order, at most `maxTextsPerJob` / `maxCharsPerJob` per job, cache hits never sent,
+ * each job's vectors committed in one transaction under the content-hash guard. A failed job is
+ * counted in `meta`; the entries it did not embed go through the normal path in the same call, and
+ * after `embedding_batch_api_max_failures` consecutive failures the batch path stays off.
+ */
+export class BatchBackfill {
+  private readonly meta: MetaStore;
+  private readonly closed = new AbortController();
+
+  constructor(
+    private readonly options: BatchBackfillOptions,
+    private readonly pipeline: EmbeddingPipeline,
+    private readonly jobs: EmbeddingBatchJobs,
+  ) {
+    this.meta = createMetaStore(options.db);
+    const disabled = this.disabledReason();
+    if (disabled !== undefined) {
+      options.addWarning(disabled);
+      options.logger.info(disabled);
+    }
+  }
+
+  /** Stops a running job's polling (the memory is closing); the backfill rejects with UNAVAILABLE. */
+  abort(): void {
+    this.closed.abort(new MemoryError("UNAVAILABLE", "the memory was closed during an embedding batch job"));
+  }
+
+  /** Batch jobs when they apply, then `normal` for whatever is still missing; returns vectors written. */
+  async backfill(normal: NormalBackfill, onProgress?: ProgressCallback): Promise<number> {
+    const total = this.countMissing();
+    if (total < this.options.settings.embeddingBatchApiMinEntries || this.disabledReason() !== undefined) {
+      return normal(onProgress);
+    }
+    let done = 0;
+    let written = 0;
+    try {
+      for (let after = 0; ; ) {
+        const page = this.nextPage(after);
+        if (page.length === 0) break;
+        const result = await this.pipeline.embedDocumentsWith(page, (texts) => this.runJob(texts));
+        // A page the cache answered whole ran no job: it proves nothing about the batch API.
+        if (result.sent > 0) this.recordSuccess();
+        written += result.written;
+        done += page.length;
+        after = (page[page.length - 1] as EmbedJob).rid;
+        onProgress?.(Math.min(done, total), total);
+      }
+    } catch (error) {
+      if (!(error instanceof JobFailure)) throw error;
+      this.recordFailure(error.error);
+    }
+    const shifted = onProgress && ((d: number, t: number) => onProgress(done + d, done + t));
+    return written + (await normal(shifted));
+  }
+
+  private runJob = async (texts: string[]): Promise<Float32Array[]> => {
+    const { settings, logger } = this.options;
+    const provider = this.pipeline.provider;
+    const timeout = AbortSignal.timeout(settings.embeddingBatchApiTimeoutMs);
+    const signal = AbortSignal.any([this.closed.signal, timeout]);
+    logger.info("embedding batch job submitted", { provider: provider.id, texts: texts.length });
+    let vectors: Float32Array[];
+    try {
+      vectors = await raceAbort(
+        this.jobs.embedInBatchJob(texts, {
+          purpose: "document",
+          signal,
+          pollIntervalMs: settings.embeddingBatchApiPollMs,
+          onStatus: (status) => logger.debug("embedding batch job status", { status }),
+        }),
+        signal,
+      );
+    } catch (error) {
+      if (this.closed.signal.aborted) throw this.closed.signal.reason;
+      if (timeout.aborted) {
+        const ms = settings.embeddingBatchApiTimeoutMs;
+        throw new JobFailure(
+          new MemoryError("TIMEOUT", `embedding batch job did not finish within ${ms} ms`, { cause: error }),
+        );
+      }
+      throw new JobFailure(error);
+    }
+    // The job may end as the memory closes: nothing more is written then.
+    if (this.closed.signal.aborted) throw this.closed.signal.reason;
+    const wrong = vectors.findIndex((v) => !(v instanceof Float32Array) || v.length !== provider.dimensions);
+    if (vectors.length !== texts.length || wrong !== -1) {
+      const detail =
+        wrong === -1
+          ? `${vectors.length} vectors for ${texts.length} texts`
+          : `vector ${wrong} without ${provider.dimensions} dimensions`;
+      throw new JobFailure(
+        new MemoryError("PROVIDER", `embedding batch job of ${provider.id} returned ${detail}`),
+      );
+    }
+    logger.info("embedding batch job finished", { provider: provider.id, texts: texts.length });
+    return vectors;
+  };
+
+  /** The next rows without a vector after `after`, within one job's limits (at least one row). */
+  private nextPage(after: number): EmbedJob[] {
+    const maxTexts = Math.max(1, this.jobs.maxTextsPerJob ?? 10_000);
+    const maxChars = this.jobs.maxCharsPerJob ?? Number.POSITIVE_INFINITY;
+    const rows = this.options.statements
+      .get(
+        "SELECT rid, namespace, content_hash AS hash, content FROM memories WHERE embedding IS NULL AND rid > ? ORDER BY rid LIMIT ?",
+      )
+      .all(after, maxTexts) as EmbedJob[];
+    let chars = 0;
+    for (const [index, row] of rows.entries()) {
+      chars += row.content.length;
+      if (chars > maxChars && index > 0) return rows.slice(0, index);
+    }
+    return rows;
+  }
+
+  private countMissing(): number {
+    return (
+      this.options.statements.get("SELECT count(*) AS n FROM memories WHERE embedding IS NULL").get() as {
+        n: number;
+      }
+    ).n;
+  }
+
+  private failures(): number {
+    const value = Number(this.meta.get(BATCH_API_FAILURES_KEY) ?? 0);
+    return Number.isInteger(value) && value > 0 ? value : 0;
+  }
+
+  /** Why the batch path is off, when too many jobs failed in a row. */
+  private disabledReason(): string | undefined {
+    const failures = this.failures();
+    if (failures < this.options.settings.embeddingBatchApiMaxFailures) return undefined;
+    const last = this.meta.get(BATCH_API_LAST_ERROR_KEY);
+    return (
+      `embedding batch API disabled after ${failures} consecutive failed jobs` +
+      `${last === undefined ? "" : ` (last: ${last})`}; backfill uses normal embedding requests ` +
+      "(raise embedding_batch_api_max_failures to try it again)"
+    );
+  }
+
+  private recordSuccess(): void {
+    this.meta.delete(BATCH_API_FAILURES_KEY);
+    this.meta.delete(BATCH_API_LAST_ERROR_KEY);
+  }
+
+  private recordFailure(error: unknown): void {
+    const failures = this.failures() + 1;
+    const message = isMemoryError(error) ? `${error.code}: ${error.message}` : String(error);
+    this.options.db.transaction(() => {
+      this.meta.set(BATCH_API_FAILURES_KEY, String(failures));
+      this.meta.set(BATCH_API_LAST_ERROR_KEY, message.slice(0, 500));
+    })();
+    const disabled = this.disabledReason();
+    if (disabled === undefined) {
+      this.options.logger.info("embedding batch job failed; the remaining entries use normal requests", {
+        error: message,
+        failures,
+      });
+      return;
+    }
+    this.options.logger.warn(disabled, { error: message, failures });
+    this.options.addWarning(disabled);
+  }
+}
+
+/** Rejects as soon as the signal aborts, even when the provider ignores it. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

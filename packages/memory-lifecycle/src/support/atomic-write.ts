@@ -1,0 +1,26 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+/**
+ * Writes `text` to `path` so that a crash leaves either the old file or the new one, never a
+ * half-written file: a temp file in the same folder, fsync, then rename over the target.
+ */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    const handle = await open(temp, "w", 0o600);
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
