@@ -1,2 +1,1 @@
-// @claw/memory-server: skeleton. Its contents arrive with the server issue (#8); see ../shared/CONTRACT.md §1.
-export {};
+export { createMemoryMcpServer, type MemoryToolsOptions, type ToolScope } from "./mcp/memory-tools.js";

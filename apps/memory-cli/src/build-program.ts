@@ -1,0 +1,187 @@
+import { Command, Option } from "commander";
+import { CliContext, type GlobalOptions } from "./cli-context.js";
+import type { CliDeps } from "./cli-deps.js";
+
+type Handler = (ctx: CliContext, ...args: never[]) => Promise<void>;
+
+/**
+ * The `claw-memory` command tree. Only commander is loaded up front: each command imports its
+ * implementation (and through it core, lifecycle, providers) when it runs, so `--help` stays fast.
+ * `onContext` receives the context of the command that ran, so the caller can close it.
+ */
+export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void = () => {}): Command {
+  const program = new Command("claw-memory")
+    .description("Long-term memory for AI agents: store, recall and maintain what an agent learns.")
+    .version(VERSION, "-V, --version")
+    .option("-w, --workspace <dir>", "workspace folder (default: $CLAW_MEMORY_WORKSPACE or ~/.claw-memory)")
+    .option("-c, --config <file>", "config file (default: <workspace>/claw-memory.toml)")
+    .option("--json", "machine-readable output on stdout (logs stay on stderr)")
+    .option("-q, --quiet", "only errors on stderr, no progress")
+    .option("-v, --verbose", "debug logs on stderr")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      writeOut: (text) => deps.stdout.write(text),
+      writeErr: (text) => deps.stderr.write(text),
+    })
+    .exitOverride();
+
+  /** Registers an action that loads `load()` lazily and calls its handler with a fresh context. */
+  const action =
+    <H extends Handler>(load: () => Promise<H>) =>
+    async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const ctx = new CliContext(deps, command.optsWithGlobals<GlobalOptions>());
+      onContext(ctx);
+      const handler = await load();
+      await (handler as unknown as (ctx: CliContext, ...rest: unknown[]) => Promise<void>)(
+        ctx,
+        ...args.slice(0, -1),
+      );
+    };
+  const memory = () => import("./commands/memory-commands.js");
+  const transfer = () => import("./commands/transfer-commands.js");
+  const maintenance = () => import("./commands/maintenance-commands.js");
+  const lifecycle = () => import("./commands/lifecycle-commands.js");
+  const config = () => import("./commands/config-commands.js");
+
+  program
+    .command("store")
+    .description("store a memory (upsert by key); content from stdin when omitted")
+    .argument("<key>")
+    .argument("[content]")
+    .option("--category <name>", "core (default), daily, conversation or your own")
+    .option("--namespace <ns>", 'default "default"')
+    .option("--session <id>", "session the memory belongs to")
+    .option("--importance <0..1>", "computed from the content when omitted")
+    .action(action(async () => (await memory()).storeCommand));
+
+  program
+    .command("get")
+    .description("show one memory")
+    .argument("<key>")
+    .option("--namespace <ns>")
+    .action(action(async () => (await memory()).getCommand));
+
+  program
+    .command("recall")
+    .description("find the memories most relevant to a query")
+    .argument("<query>")
+    .option("-n, --limit <n>", "how many (default 5)")
+    .addOption(new Option("--mode <mode>", "search mode").choices(["hybrid", "embedding", "bm25"]))
+    .option("--namespace <ns>", '"*" for every namespace')
+    .option("--session <id>")
+    .option("--since <when>", "a date (2026-11-01) or an age (30d, 12h)")
+    .option("--until <when>")
+    .option("--category <names...>", "one or more categories (comma-separated or repeated)")
+    .option("--min-score <score>")
+    .option("--include-superseded", "also show memories replaced by newer ones")
+    .action(action(async () => (await memory()).recallCommand));
+
+  program
+    .command("list")
+    .description("list memories, newest first")
+    .option("--namespace <ns>", '"*" for every namespace')
+    .option("--category <name>")
+    .option("--session <id>")
+    .option("-n, --limit <n>", "default 100")
+    .option("--offset <n>")
+    .action(action(async () => (await memory()).listCommand));
+
+  program
+    .command("forget")
+    .description("delete one memory")
+    .argument("<key>")
+    .option("--namespace <ns>")
+    .action(action(async () => (await memory()).forgetCommand));
+
+  program
+    .command("purge")
+    .description("delete every memory of a namespace or a session")
+    .option("--namespace <ns>")
+    .option("--session <id>")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(action(async () => (await memory()).purgeCommand));
+
+  program
+    .command("export")
+    .description("write memories as JSON lines (default), JSON or Markdown")
+    .addOption(new Option("--format <format>").choices(["jsonl", "json", "md"]).default("jsonl"))
+    .option("-o, --out <file>", "write to a file (atomically) instead of stdout")
+    .option("--namespace <ns>", "default: every namespace")
+    .option("--category <name>")
+    .option("--session <id>")
+    .option("--since <when>")
+    .option("--until <when>")
+    .option("--embeddings", "include the vectors")
+    .action(action(async () => (await transfer()).exportCommand));
+
+  program
+    .command("import")
+    .description("import memories from JSON lines or a JSON array (a file, or stdin)")
+    .argument("[file]", 'default stdin ("-")')
+    .option("--skip-invalid", "import the valid lines even when some are not")
+    .option("--skip-existing", "leave memories whose key exists untouched")
+    .action(action(async () => (await transfer()).importCommand));
+
+  program
+    .command("status")
+    .description("workspace, database, embeddings and index health")
+    .action(action(async () => (await maintenance()).statusCommand));
+  program
+    .command("reindex")
+    .description("re-embed every memory with the current provider")
+    .action(action(async () => (await maintenance()).reindexCommand));
+  program
+    .command("backfill")
+    .description("embed memories that have no vector yet")
+    .option("--batch-size <n>")
+    .action(action(async () => (await maintenance()).backfillCommand));
+  program
+    .command("hygiene")
+    .description("prune expired daily and conversation memories (every 12 h unless --force)")
+    .option("--force", "run even when not due")
+    .action(action(async () => (await maintenance()).hygieneCommand));
+  program
+    .command("snapshot")
+    .description("write core memories to MEMORY_SNAPSHOT.md")
+    .action(action(async () => (await maintenance()).snapshotCommand));
+  program
+    .command("hydrate")
+    .description("index MEMORY_SNAPSHOT.md into the database (existing keys are kept)")
+    .action(action(async () => (await maintenance()).hydrateCommand));
+
+  program
+    .command("consolidate")
+    .description("save an agent turn: a daily note, and a core memory when it matters")
+    .argument("[message]", "the user's message (default stdin)")
+    .option("--assistant <reply>", "the assistant's reply")
+    .option("--session <id>")
+    .option("--namespace <ns>")
+    .action(action(async () => (await lifecycle()).consolidateCommand));
+  program
+    .command("curate")
+    .description("let an LLM propose deletions and merges (validated, capped)")
+    .option("--dry-run", "report what would change, change nothing")
+    .option("--max-deletions <n>", "default 10% of the memories")
+    .option("--namespace <ns>")
+    .action(action(async () => (await lifecycle()).curateCommand));
+
+  program
+    .command("config")
+    .description("print the effective configuration (secrets masked)")
+    .action(action(async () => (await config()).configCommand));
+  program
+    .command("init")
+    .description("create a workspace with a commented claw-memory.toml")
+    .option("--force", "replace an existing claw-memory.toml")
+    .action(action(async () => (await config()).initCommand));
+
+  program
+    .command("mcp")
+    .description("serve the memory tools over MCP on stdio")
+    .action(action(async () => (await import("./commands/mcp-command.js")).mcpCommand));
+
+  return program;
+}
+
+export const VERSION = "0.1.0";

@@ -1,0 +1,91 @@
+import type { CliContext } from "../cli-context.js";
+import { integerOption } from "./parse-options.js";
+
+export async function statusCommand(ctx: CliContext) {
+  const memory = await ctx.memory();
+  const status = await memory.status();
+  ctx.result({ workspace: ctx.workspaceDir, ...status }, () => {
+    const rows: Array<[string, string]> = [
+      ["workspace", ctx.workspaceDir],
+      ["backend", status.backend],
+      ["database", status.path ?? "-"],
+      ["size", status.sizeBytes === undefined ? "-" : formatBytes(status.sizeBytes)],
+      ["entries", String(status.entries)],
+      ["namespaces", String(status.namespaces)],
+      [
+        "embeddings",
+        status.embedding === null
+          ? `none (keyword-only${status.embeddingUnavailableReason ? `: ${status.embeddingUnavailableReason}` : ""})`
+          : `${status.embedding.provider} ${status.embedding.model} (${status.embedding.dimensions} dims)`,
+      ],
+      ["vector search", status.vector],
+      ["missing vectors", String(status.missingEmbeddings)],
+      ["pending vectors", String(status.pendingEmbeddings)],
+      ["full-text", status.fts ? "fts5" : "off"],
+      ["schema", `v${status.schemaVersion}`],
+    ];
+    const width = Math.max(...rows.map(([k]) => k.length));
+    const lines = rows.map(([k, v]) => `${ctx.colors.dim(k.padEnd(width))}  ${v}`);
+    for (const warning of status.warnings ?? []) lines.push(`${ctx.colors.yellow("warning:")} ${warning}`);
+    return lines.join("\n");
+  });
+}
+
+export async function reindexCommand(ctx: CliContext) {
+  const memory = await ctx.memory();
+  const progress = ctx.progress("reindex");
+  const written = await memory.reindex({ onProgress: (done, total) => progress.update(done, total) });
+  progress.finish();
+  ctx.result({ reindexed: written }, () => `re-embedded ${written} memories`);
+}
+
+export async function backfillCommand(ctx: CliContext, opts: { batchSize?: string }) {
+  const memory = await ctx.memory();
+  const progress = ctx.progress("backfill");
+  const written = await memory.backfillEmbeddings(integerOption(opts.batchSize, "--batch-size"), {
+    onProgress: (done, total) => progress.update(done, total),
+  });
+  progress.finish();
+  ctx.result({ embedded: written }, () => `embedded ${written} memories`);
+}
+
+export async function hygieneCommand(ctx: CliContext, opts: { force?: boolean }) {
+  const memory = await ctx.memory("none");
+  const { runHygiene } = await import("@claw/memory-lifecycle");
+  const report = await runHygiene(memory, {
+    force: opts.force,
+    now: ctx.deps.now(),
+    workspaceDir: ctx.workspaceDir,
+  });
+  ctx.result(report, () => {
+    if (!report.ran) return `hygiene is not due yet (last run ${report.previousRunAt}); --force runs it now`;
+    const pruned = Object.entries(report.pruned)
+      .map(([category, n]) => `${n} ${category}`)
+      .join(", ");
+    return `hygiene pruned ${report.deletedKeys.length} memories (${pruned || "none"}); ${report.keptByFloor} kept by retention floors`;
+  });
+}
+
+export async function snapshotCommand(ctx: CliContext) {
+  const memory = await ctx.memory("none");
+  const { exportSnapshot } = await import("@claw/memory-lifecycle");
+  const result = await exportSnapshot(memory, ctx.workspaceDir);
+  ctx.result(result, () =>
+    result.written
+      ? `wrote ${result.count} core memories to ${result.path}`
+      : `no core memories: kept the existing ${result.path}`,
+  );
+}
+
+export async function hydrateCommand(ctx: CliContext) {
+  const memory = await ctx.memory();
+  const { hydrateFromSnapshot } = await import("@claw/memory-lifecycle");
+  const added = await hydrateFromSnapshot(memory, ctx.workspaceDir);
+  ctx.result({ hydrated: added }, () => `added ${added} memories from the snapshot`);
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { runInProcess, tempWorkspace } from "../test-support/cli-harness.js";
+
+describe("store / get / recall / list / forget / purge", () => {
+  it("stores from an argument and from stdin, and gets it back", async () => {
+    const ws = tempWorkspace();
+    const stored = await runInProcess(["-w", ws, "store", "editor", "The user edits code in Helix"]);
+    expect(stored).toMatchObject({ code: 0, stdout: "stored editor (core, default)\n" });
+    const piped = await runInProcess(["-w", ws, "store", "tz", "--category", "daily"], {
+      stdin: "Lives in Lisbon\n",
+    });
+    expect(piped.code).toBe(0);
+
+    const got = await runInProcess(["-w", ws, "--json", "get", "tz"]);
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      key: "tz",
+      content: "Lives in Lisbon",
+      category: "daily",
+    });
+    const human = await runInProcess(["-w", ws, "get", "editor"]);
+    expect(human.stdout).toMatch(/^key\s+editor$/m);
+    expect(human.stdout.trimEnd().endsWith("The user edits code in Helix")).toBe(true);
+  });
+
+  it("refuses store without content on a terminal (exit 2)", async () => {
+    const ws = tempWorkspace();
+    const result = await runInProcess(["-w", ws, "store", "k"], { stdinIsTTY: true });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("give the content as an argument or on stdin");
+  });
+
+  it("get and forget of a missing key exit 3 with a hint", async () => {
+    const ws = tempWorkspace();
+    const got = await runInProcess(["-w", ws, "get", "nope"]);
+    expect(got.code).toBe(3);
+    expect(got.stderr).toContain('error: no memory with key "nope" in namespace default');
+    expect(got.stderr).toContain("claw-memory list");
+    const forgot = await runInProcess(["-w", ws, "--json", "forget", "nope"]);
+    expect(forgot.code).toBe(3);
+    expect(JSON.parse(forgot.stdout)).toEqual({
+      error: { code: "NOT_FOUND", message: 'no memory with key "nope" in namespace default' },
+    });
+  });
+
+  it("recalls with filters and prints a table", async () => {
+    const ws = tempWorkspace();
+    await runInProcess(["-w", ws, "store", "editor", "The user edits code in Helix"]);
+    await runInProcess(["-w", ws, "store", "lunch", "Helix talk at lunch", "--category", "daily"]);
+    await runInProcess(["-w", ws, "store", "other", "Helix in tenant b", "--namespace", "b"]);
+
+    const core = await runInProcess(["-w", ws, "--json", "recall", "helix", "--category", "core"]);
+    expect(JSON.parse(core.stdout).map((e: { key: string }) => e.key)).toEqual(["editor"]);
+    const all = await runInProcess([
+      "-w",
+      ws,
+      "--json",
+      "recall",
+      "helix",
+      "--namespace",
+      "*",
+      "--limit",
+      "10",
+    ]);
+    expect(
+      JSON.parse(all.stdout)
+        .map((e: { key: string }) => e.key)
+        .sort(),
+    ).toEqual(["editor", "lunch", "other"]);
+    const table = await runInProcess(["-w", ws, "recall", "helix", "--mode", "bm25"]);
+    expect(table.stdout.split("\n")[0]).toMatch(/^\s*SCORE\s+KEY\s+CATEGORY\s+UPDATED\s+CONTENT$/);
+    expect(table.stdout).toContain("just now");
+  });
+
+  it("rejects bad option values with exit 2, naming the option", async () => {
+    const ws = tempWorkspace();
+    const limit = await runInProcess(["-w", ws, "recall", "x", "--limit", "0"]);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toContain("--limit expects an integer ≥ 1");
+    const since = await runInProcess(["-w", ws, "recall", "x", "--since", "last tuesday"]);
+    expect(since.code).toBe(2);
+    expect(since.stderr).toContain("--since expects a date");
+    const mode = await runInProcess(["-w", ws, "recall", "x", "--mode", "magic"]);
+    expect(mode.code).toBe(2);
+    const importance = await runInProcess(["-w", ws, "store", "k", "v", "--importance", "2"]);
+    expect(importance.code).toBe(2);
+    expect(importance.stderr).toContain("importance");
+  });
+
+  it("lists newest first, per namespace", async () => {
+    const ws = tempWorkspace();
+    await runInProcess(["-w", ws, "store", "a", "first"], { now: new Date("2026-01-01T00:00:00Z") });
+    await runInProcess(["-w", ws, "store", "b", "second"]);
+    const listed = await runInProcess(["-w", ws, "--json", "list"]);
+    expect(JSON.parse(listed.stdout).map((e: { key: string }) => e.key)).toEqual(["b", "a"]);
+    const other = await runInProcess(["-w", ws, "--json", "list", "--namespace", "none-here"]);
+    expect(JSON.parse(other.stdout)).toEqual([]);
+  });
+
+  it("forgets a memory", async () => {
+    const ws = tempWorkspace();
+    await runInProcess(["-w", ws, "store", "a", "first"]);
+    expect((await runInProcess(["-w", ws, "forget", "a"])).stdout).toBe("forgot a\n");
+    expect((await runInProcess(["-w", ws, "get", "a"])).code).toBe(3);
+  });
+
+  it("purge asks on a terminal, needs --yes otherwise, and needs exactly one target", async () => {
+    const ws = tempWorkspace();
+    await runInProcess(["-w", ws, "store", "a", "x", "--namespace", "t"]);
+    await runInProcess(["-w", ws, "store", "b", "y", "--namespace", "t"]);
+
+    const noYes = await runInProcess(["-w", ws, "purge", "--namespace", "t"]);
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toContain("pass --yes to confirm");
+    const both = await runInProcess(["-w", ws, "purge", "--namespace", "t", "--session", "s", "--yes"]);
+    expect(both.code).toBe(2);
+
+    const questions: string[] = [];
+    const declined = await runInProcess(["-w", ws, "purge", "--namespace", "t"], {
+      stdinIsTTY: true,
+      confirm: async (q) => {
+        questions.push(q);
+        return false;
+      },
+    });
+    expect(declined.stdout).toBe("cancelled\n");
+    expect(questions).toEqual(["Delete every memory of the namespace t?"]);
+
+    const purged = await runInProcess(["-w", ws, "--json", "purge", "--namespace", "t", "--yes"]);
+    expect(JSON.parse(purged.stdout)).toEqual({ purged: 2 });
+  });
+});

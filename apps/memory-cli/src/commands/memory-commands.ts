@@ -1,0 +1,138 @@
+import type { MemoryCategory, SearchMode } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import type { CliContext } from "../cli-context.js";
+import { UsageError } from "../exit-codes.js";
+import { renderEntries, renderEntry } from "../output/render-entries.js";
+import { integerOption, listOption, numberOption, readAll, timeOption } from "./parse-options.js";
+
+export interface StoreOptions {
+  category?: string;
+  namespace?: string;
+  session?: string;
+  importance?: string;
+}
+
+export async function storeCommand(
+  ctx: CliContext,
+  key: string,
+  content: string | undefined,
+  opts: StoreOptions,
+) {
+  let text = content;
+  if (text === undefined) {
+    if (ctx.deps.stdin.isTTY) throw new UsageError("give the content as an argument or on stdin");
+    text = (await readAll(ctx.deps.stdin)).replace(/\r?\n$/, "");
+  }
+  const importance = numberOption(opts.importance, "--importance");
+  const memory = await ctx.memory();
+  const entry = await memory.store(key, text, {
+    category: opts.category,
+    namespace: opts.namespace,
+    sessionId: opts.session,
+    importance,
+  });
+  ctx.result(entry, () => `stored ${ctx.colors.bold(entry.key)} (${entry.category}, ${entry.namespace})`);
+}
+
+export async function getCommand(ctx: CliContext, key: string, opts: { namespace?: string }) {
+  const memory = await ctx.memory("none");
+  const entry = await memory.get(key, { namespace: opts.namespace });
+  if (entry === null) {
+    throw new MemoryError(
+      "NOT_FOUND",
+      `no memory with key ${JSON.stringify(key)} in namespace ${opts.namespace ?? "default"}`,
+    );
+  }
+  ctx.result(entry, () => renderEntry(entry, ctx.deps.now(), ctx.colors));
+}
+
+export interface RecallOptions {
+  limit?: string;
+  mode?: string;
+  namespace?: string;
+  session?: string;
+  since?: string;
+  until?: string;
+  category?: string[];
+  minScore?: string;
+  includeSuperseded?: boolean;
+}
+
+const MODES = ["hybrid", "embedding", "bm25"];
+
+export async function recallCommand(ctx: CliContext, query: string, opts: RecallOptions) {
+  if (opts.mode !== undefined && !MODES.includes(opts.mode))
+    throw new UsageError(`--mode expects hybrid, embedding or bm25, got ${JSON.stringify(opts.mode)}`);
+  const now = ctx.deps.now();
+  const request = {
+    limit: integerOption(opts.limit, "--limit"),
+    mode: opts.mode as SearchMode | undefined,
+    namespace: opts.namespace,
+    sessionId: opts.session,
+    since: timeOption(opts.since, "--since", now),
+    until: timeOption(opts.until, "--until", now),
+    categories: listOption(opts.category) as MemoryCategory[] | undefined,
+    minScore: numberOption(opts.minScore, "--min-score"),
+    includeSuperseded: opts.includeSuperseded,
+  };
+  const memory = await ctx.memory(opts.mode === "bm25" ? "none" : "resolve");
+  const hits = await memory.recall(query, request);
+  ctx.result(hits, () => renderEntries(hits, now, ctx.colors, ctx.deps.stdout.columns ?? 120));
+}
+
+export interface ListOptions {
+  namespace?: string;
+  category?: string;
+  session?: string;
+  limit?: string;
+  offset?: string;
+}
+
+export async function listCommand(ctx: CliContext, opts: ListOptions) {
+  const memory = await ctx.memory("none");
+  const entries = await memory.list({
+    namespace: opts.namespace,
+    category: opts.category,
+    sessionId: opts.session,
+    limit: integerOption(opts.limit, "--limit"),
+    offset: integerOption(opts.offset, "--offset", 0),
+  });
+  ctx.result(entries, () =>
+    renderEntries(entries, ctx.deps.now(), ctx.colors, ctx.deps.stdout.columns ?? 120),
+  );
+}
+
+export async function forgetCommand(ctx: CliContext, key: string, opts: { namespace?: string }) {
+  const memory = await ctx.memory("none");
+  const removed = await memory.forget(key, { namespace: opts.namespace });
+  if (!removed) {
+    throw new MemoryError(
+      "NOT_FOUND",
+      `no memory with key ${JSON.stringify(key)} in namespace ${opts.namespace ?? "default"}`,
+    );
+  }
+  ctx.result({ key, removed }, () => `forgot ${ctx.colors.bold(key)}`);
+}
+
+export async function purgeCommand(
+  ctx: CliContext,
+  opts: { namespace?: string; session?: string; yes?: boolean },
+) {
+  if ((opts.namespace === undefined) === (opts.session === undefined))
+    throw new UsageError("purge needs exactly one of --namespace or --session");
+  const what = opts.namespace !== undefined ? `namespace ${opts.namespace}` : `session ${opts.session}`;
+  if (!opts.yes) {
+    if (!ctx.deps.stdin.isTTY || ctx.deps.confirm === undefined)
+      throw new UsageError(`purging deletes every memory of the ${what}: pass --yes to confirm`);
+    if (!(await ctx.deps.confirm(`Delete every memory of the ${what}?`))) {
+      ctx.result({ purged: 0, cancelled: true }, () => "cancelled");
+      return;
+    }
+  }
+  const memory = await ctx.memory("none");
+  const purged =
+    opts.namespace !== undefined
+      ? await memory.purgeNamespace(opts.namespace)
+      : await memory.purgeSession(opts.session as string);
+  ctx.result({ purged }, () => `purged ${purged} memories of the ${what}`);
+}

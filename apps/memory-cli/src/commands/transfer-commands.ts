@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import type { MemoryEntry } from "@claw/memory-api";
+import type { CliContext } from "../cli-context.js";
+import { UsageError } from "../exit-codes.js";
+import { renderMarkdownExport } from "../output/markdown-export.js";
+import { readAll, timeOption } from "./parse-options.js";
+
+export interface ExportOptions {
+  format?: string;
+  out?: string;
+  namespace?: string;
+  category?: string;
+  session?: string;
+  since?: string;
+  until?: string;
+  embeddings?: boolean;
+}
+
+export async function exportCommand(ctx: CliContext, opts: ExportOptions) {
+  const format = opts.format ?? "jsonl";
+  if (!["json", "jsonl", "md"].includes(format))
+    throw new UsageError(`--format expects json, jsonl or md, got ${JSON.stringify(format)}`);
+  const now = ctx.deps.now();
+  const memory = await ctx.memory("none");
+  const entries = await memory.export({
+    namespace: opts.namespace,
+    category: opts.category,
+    sessionId: opts.session,
+    since: timeOption(opts.since, "--since", now),
+    until: timeOption(opts.until, "--until", now),
+    includeEmbeddings: opts.embeddings === true,
+  });
+  const plain = entries.map(toPlain);
+  const text =
+    format === "json"
+      ? `${JSON.stringify(plain, null, 2)}\n`
+      : format === "md"
+        ? renderMarkdownExport(entries)
+        : plain.map((e) => `${JSON.stringify(e)}\n`).join("");
+  if (opts.out === undefined) {
+    ctx.deps.stdout.write(text);
+    return;
+  }
+  const path = resolve(ctx.deps.cwd, opts.out);
+  await writeAtomic(path, text);
+  ctx.logger.info(`exported ${entries.length} memories to ${path}`);
+  if (ctx.json) ctx.result({ exported: entries.length, path }, () => "");
+  else ctx.deps.stderr.write(`exported ${entries.length} memories to ${path}\n`);
+}
+
+export interface ImportOptions {
+  skipInvalid?: boolean;
+  skipExisting?: boolean;
+}
+
+const CHUNK = 1000;
+
+/**
+ * Imports a JSON array or JSON lines (a file, or stdin for "-" or no file). Every line is checked
+ * first, the way the store will check it, and every bad one is reported by line number; unless
+ * --skip-invalid, one bad line means nothing is imported.
+ */
+export async function importCommand(ctx: CliContext, file: string | undefined, opts: ImportOptions) {
+  const text =
+    file === undefined || file === "-"
+      ? await readAll(ctx.deps.stdin)
+      : await readFile(resolve(ctx.deps.cwd, file), "utf8").catch((error: NodeJS.ErrnoException) => {
+          throw new UsageError(
+            `cannot read ${file}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
+          );
+        });
+  const { entries, lines, problems } = parseEntries(text);
+  const config = await ctx.loadConfig();
+  const { validateEntries } = await import("@claw/memory-core");
+  for (const { index, error } of validateEntries(entries, config.memory)) {
+    problems.push({ line: lines[index] as number, message: error.message.replace(/^entries\[\d+\]\.?/, "") });
+  }
+  problems.sort((a, b) => a.line - b.line);
+  for (const p of problems) ctx.deps.stderr.write(`line ${p.line}: ${p.message}\n`);
+  if (problems.length > 0 && !opts.skipInvalid) {
+    throw new UsageError(
+      `${problems.length} invalid line(s); nothing imported (--skip-invalid imports the others)`,
+    );
+  }
+  const bad = new Set(problems.map((p) => p.line));
+  const good = entries.filter((_, i) => !bad.has(lines[i] as number));
+  const memory = await ctx.memory();
+  const progress = ctx.progress("import");
+  let imported = 0;
+  for (let i = 0; i < good.length; i += CHUNK) {
+    imported += await memory.import(good.slice(i, i + CHUNK), {
+      onConflict: opts.skipExisting ? "skip" : "replace",
+    });
+    progress.update(Math.min(i + CHUNK, good.length), good.length);
+  }
+  progress.finish();
+  ctx.result(
+    { imported, invalid: problems.length },
+    () =>
+      `imported ${imported} memories${problems.length > 0 ? `, skipped ${problems.length} invalid line(s)` : ""}`,
+  );
+}
+
+interface Parsed {
+  entries: Array<Partial<MemoryEntry>>;
+  /** The line each entry came from. */
+  lines: number[];
+  problems: Array<{ line: number; message: string }>;
+}
+
+function parseEntries(text: string): Parsed {
+  const trimmed = text.trimStart();
+  const parsed: Parsed = { entries: [], lines: [], problems: [] };
+  if (trimmed.startsWith("[")) {
+    let array: unknown;
+    try {
+      array = JSON.parse(text);
+    } catch (error) {
+      parsed.problems.push({ line: 1, message: `not valid JSON: ${(error as Error).message}` });
+      return parsed;
+    }
+    (array as unknown[]).forEach((entry, i) => {
+      parsed.entries.push(entry as Partial<MemoryEntry>);
+      parsed.lines.push(i + 1); // the element number stands in for the line in a JSON array
+    });
+    return parsed;
+  }
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      parsed.entries.push(JSON.parse(line) as Partial<MemoryEntry>);
+      parsed.lines.push(i + 1);
+    } catch (error) {
+      parsed.problems.push({ line: i + 1, message: `not valid JSON: ${(error as Error).message}` });
+    }
+  });
+  return parsed;
+}
+
+function toPlain(entry: MemoryEntry): Record<string, unknown> {
+  const { embedding, ...rest } = entry;
+  return embedding === undefined ? rest : { ...rest, embedding: Array.from(embedding) };
+}
+
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const temp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeFile(temp, text, { mode: 0o600 });
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

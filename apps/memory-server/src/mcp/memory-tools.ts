@@ -1,0 +1,158 @@
+import type { Memory, MemoryEntry } from "@claw/memory-api";
+import { isMemoryError, MemoryError } from "@claw/memory-api";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+/** What a caller of the tools may touch; the server derives it from the request's token. */
+export interface ToolScope {
+  /** Namespaces the caller may use; undefined = every namespace. */
+  namespaces?: readonly string[];
+  readOnly?: boolean;
+}
+
+export interface MemoryToolsOptions {
+  scope?: ToolScope;
+  /** Reported to clients in the initialize handshake. */
+  version?: string;
+}
+
+const namespaceField = z.string().min(1).max(256).optional().describe('Default "default".');
+
+/**
+ * An MCP server exposing the memory as four tools — memory_search, memory_get, memory_store,
+ * memory_forget — used by `claw-memory mcp` (stdio) and the server's /mcp (streamable HTTP).
+ * Every call is checked against the scope; failures come back as tool errors with the MemoryError
+ * code, never as protocol errors.
+ */
+export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOptions = {}): McpServer {
+  const server = new McpServer({ name: "claw-memory", version: options.version ?? "0.0.0" });
+  const scope = options.scope ?? {};
+
+  server.registerTool(
+    "memory_search",
+    {
+      title: "Search memory",
+      description:
+        "Find the stored memories most relevant to a query (hybrid keyword + semantic search), best first.",
+      inputSchema: {
+        query: z.string().describe("What to look for, in natural language."),
+        limit: z.number().int().min(1).max(100).optional().describe("Default 5."),
+        namespace: namespaceField,
+        category: z.string().min(1).optional().describe("core, daily, conversation or a custom one."),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      run(async () => {
+        const namespace = allowed(scope, args.namespace);
+        const hits = await memory.recall(args.query, {
+          limit: args.limit,
+          namespace,
+          categories: args.category === undefined ? undefined : [args.category],
+        });
+        return { results: hits.map(toResult) };
+      }),
+  );
+
+  server.registerTool(
+    "memory_get",
+    {
+      title: "Get a memory",
+      description: "Read one stored memory by its key.",
+      inputSchema: { key: z.string().min(1), namespace: namespaceField },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      run(async () => {
+        const entry = await memory.get(args.key, { namespace: allowed(scope, args.namespace) });
+        if (entry === null)
+          throw new MemoryError("NOT_FOUND", `no memory with key ${JSON.stringify(args.key)}`);
+        return toResult(entry);
+      }),
+  );
+
+  server.registerTool(
+    "memory_store",
+    {
+      title: "Store a memory",
+      description:
+        "Save a fact, preference or decision for later (upsert by key). Use category core for lasting facts.",
+      inputSchema: {
+        key: z.string().min(1).describe("A stable identifier, e.g. user_timezone."),
+        content: z.string().min(1),
+        category: z.string().min(1).optional().describe('Default "core".'),
+        namespace: namespaceField,
+        importance: z.number().min(0).max(1).optional(),
+      },
+    },
+    (args) =>
+      run(async () => {
+        writable(scope);
+        const entry = await memory.store(args.key, args.content, {
+          category: args.category,
+          namespace: allowed(scope, args.namespace),
+          importance: args.importance,
+        });
+        return toResult(entry);
+      }),
+  );
+
+  server.registerTool(
+    "memory_forget",
+    {
+      title: "Forget a memory",
+      description: "Delete one stored memory by its key.",
+      inputSchema: { key: z.string().min(1), namespace: namespaceField },
+      annotations: { destructiveHint: true },
+    },
+    (args) =>
+      run(async () => {
+        writable(scope);
+        const removed = await memory.forget(args.key, { namespace: allowed(scope, args.namespace) });
+        return { key: args.key, removed };
+      }),
+  );
+
+  return server;
+}
+
+/** The namespace a call uses, refused when the scope does not include it. */
+function allowed(scope: ToolScope, namespace: string | undefined): string {
+  const wanted = namespace ?? scope.namespaces?.[0] ?? "default";
+  if (scope.namespaces !== undefined && !scope.namespaces.includes(wanted)) {
+    throw new MemoryError("FORBIDDEN", `this token may not use the namespace ${JSON.stringify(wanted)}`);
+  }
+  return wanted;
+}
+
+function writable(scope: ToolScope): void {
+  if (scope.readOnly) throw new MemoryError("FORBIDDEN", "this token is read-only");
+}
+
+function toResult(entry: MemoryEntry) {
+  return {
+    key: entry.key,
+    content: entry.content,
+    category: entry.category,
+    namespace: entry.namespace,
+    ...(entry.score === undefined ? {} : { score: Number(entry.score.toFixed(6)) }),
+    ...(entry.importance === undefined ? {} : { importance: entry.importance }),
+    updatedAt: entry.updatedAt,
+    ...(entry.source === undefined ? {} : { source: entry.source }),
+  };
+}
+
+async function run(fn: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    const value = await fn();
+    return {
+      content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
+      structuredContent: value as Record<string, unknown>,
+    };
+  } catch (error) {
+    const code = isMemoryError(error) ? error.code : "INTERNAL";
+    const message = isMemoryError(error) ? error.message : "the tool failed";
+    return { isError: true, content: [{ type: "text", text: `${code}: ${message}` }] };
+  }
+}
