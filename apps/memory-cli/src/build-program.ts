@@ -167,6 +167,15 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .action(action(async () => (await lifecycle()).curateCommand));
 
   program
+    .command("context")
+    .description("the memory an agent would add to its prompt for a message (core block + recall block)")
+    .argument("<message>")
+    .option("--namespace <ns>")
+    .option("-n, --limit <n>", "recalled memories (default auto_recall_limit)")
+    .option("--max-tokens <n>", "budget of the recall block (default 600)")
+    .action(action(async () => (await lifecycle()).contextCommand));
+
+  program
     .command("config")
     .description("print the effective configuration (secrets masked)")
     .action(action(async () => (await config()).configCommand));

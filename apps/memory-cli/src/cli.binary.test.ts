@@ -76,6 +76,7 @@ describe("claw-memory mcp (stdio, official MCP client)", () => {
 
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name).sort()).toEqual([
+      "memory_context",
       "memory_forget",
       "memory_get",
       "memory_search",

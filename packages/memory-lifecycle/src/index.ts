@@ -1,3 +1,18 @@
+export { type AutoSaveOptions, autoSaveTurn } from "./agent/auto-save-turn.js";
+export {
+  MEMORY_FLUSH_PROMPT,
+  MEMORY_FLUSH_SYSTEM_PROMPT,
+  type MemoryFlushDecision,
+  type MemoryFlushState,
+  memoryFlushCheck,
+} from "./agent/memory-flush-check.js";
+export { MEMORY_CONTEXT_MARKER, type RecallForTurnOptions, recallForTurn } from "./agent/recall-for-turn.js";
+export {
+  STABLE_BLOCK_HEADING,
+  type StableMemoryBlockOptions,
+  stableMemoryBlock,
+} from "./agent/stable-memory-block.js";
+export { estimateTokens } from "./agent/token-budget.js";
 export { bm25Overlap } from "./conflict/bm25-overlap.js";
 export {
   CONTRADICTION_WEIGHT,

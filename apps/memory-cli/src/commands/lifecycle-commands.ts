@@ -64,3 +64,33 @@ export async function curateCommand(ctx: CliContext, opts: CurateCommandOptions)
     return lines.join("\n");
   });
 }
+
+export interface ContextOptions {
+  namespace?: string;
+  limit?: string;
+  maxTokens?: string;
+}
+
+/**
+ * `context <message>`: what an agent would put in its prompt for this message — the stable core
+ * block (for the system prompt) and the `[memory context]` recall block (for the turn).
+ */
+export async function contextCommand(ctx: CliContext, message: string, opts: ContextOptions) {
+  const memory = await ctx.memory();
+  const { recallForTurn, stableMemoryBlock } = await import("@claw/memory-lifecycle");
+  const stable = await stableMemoryBlock(memory, { namespace: opts.namespace });
+  const recalled = await recallForTurn(memory, message, {
+    namespace: opts.namespace,
+    limit: integerOption(opts.limit, "--limit"),
+    maxTokens: integerOption(opts.maxTokens, "--max-tokens"),
+    exclude: stable.entries.map((e) => e.key),
+  });
+  ctx.result(
+    {
+      stable: { text: stable.text, hash: stable.hash, keys: stable.entries.map((e) => e.key) },
+      recall: { text: recalled.text, keys: recalled.entries.map((e) => e.key) },
+    },
+    () =>
+      [stable.text, recalled.text].filter((t) => t !== "").join("\n\n") || ctx.colors.dim("(nothing to add)"),
+  );
+}

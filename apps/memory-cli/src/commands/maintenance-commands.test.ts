@@ -157,3 +157,19 @@ describe("config and init", () => {
     expect(result.stderr).toContain("memory.conflict_threshold");
   });
 });
+
+describe("context", () => {
+  it("prints the stable core block and the recall block, without repeating core memories", async () => {
+    const ws = tempWorkspace();
+    await runInProcess(["-w", ws, "store", "tz", "The user lives in Lisbon"]);
+    await runInProcess(["-w", ws, "store", "standup", "Standup moved to 9:30", "--category", "daily"]);
+    const human = await runInProcess(["-w", ws, "context", "when is the standup in Lisbon?"]);
+    expect(human.stdout).toMatch(
+      /^## What you remember about the user\n- The user lives in Lisbon\n\n\[memory context\]\n- \(daily \d{4}-\d{2}-\d{2}\) Standup moved to 9:30\n$/,
+    );
+    const json = JSON.parse((await runInProcess(["-w", ws, "--json", "context", "Lisbon standup"])).stdout);
+    expect(json.stable.keys).toEqual(["tz"]);
+    expect(json.recall.keys).toEqual(["standup"]);
+    expect(json.stable.hash).toMatch(/^[0-9a-f]{16}$/);
+  });
+});

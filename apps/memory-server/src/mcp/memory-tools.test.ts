@@ -29,15 +29,33 @@ function text(result: Awaited<ReturnType<Client["callTool"]>>): string {
 }
 
 describe("memory MCP tools (official client)", () => {
-  it("lists the four tools", async () => {
+  it("lists the five tools", async () => {
     const { client } = await connected();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "memory_context",
       "memory_forget",
       "memory_get",
       "memory_search",
       "memory_store",
     ]);
+  });
+
+  it("memory_context returns the stable core block and the recall block", async () => {
+    const { client, memory } = await connected();
+    await memory.store("tz", "The user lives in Lisbon");
+    await memory.store("standup", "Standup moved to 9:30", { category: "daily" });
+    const result = await client.callTool({
+      name: "memory_context",
+      arguments: { message: "standup in Lisbon?" },
+    });
+    const value = result.structuredContent as {
+      stable: { text: string };
+      recall: { text: string; keys: string[] };
+    };
+    expect(value.stable.text).toBe("## What you remember about the user\n- The user lives in Lisbon");
+    expect(value.recall.keys).toEqual(["standup"]);
+    expect(value.recall.text.startsWith("[memory context]\n")).toBe(true);
   });
 
   it("stores, searches, gets and forgets", async () => {

@@ -1,5 +1,6 @@
 import type { Memory, MemoryEntry } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
+import { recallForTurn, stableMemoryBlock } from "@claw/memory-lifecycle";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -20,8 +21,8 @@ export interface MemoryToolsOptions {
 const namespaceField = z.string().min(1).max(256).optional().describe('Default "default".');
 
 /**
- * An MCP server exposing the memory as four tools — memory_search, memory_get, memory_store,
- * memory_forget — used by `claw-memory mcp` (stdio) and the server's /mcp (streamable HTTP).
+ * An MCP server exposing the memory as tools — memory_search, memory_get, memory_store,
+ * memory_forget and memory_context — used by `claw-memory mcp` (stdio) and the server's /mcp (streamable HTTP).
  * Every call is checked against the scope; failures come back as tool errors with the MemoryError
  * code, never as protocol errors.
  */
@@ -111,6 +112,41 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
         writable(scope);
         const removed = await memory.forget(args.key, { namespace: allowed(scope, args.namespace) });
         return { key: args.key, removed };
+      }),
+  );
+
+  server.registerTool(
+    "memory_context",
+    {
+      title: "Memory context for a message",
+      description:
+        "What to add to the prompt for a user message: the stable block of core memories and a [memory context] block of the memories most relevant to the message.",
+      inputSchema: {
+        message: z.string().min(1).describe("The user's message."),
+        namespace: namespaceField,
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(50)
+          .optional()
+          .describe("Recalled memories (default auto_recall_limit)."),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      run(async () => {
+        const namespace = allowed(scope, args.namespace);
+        const stable = await stableMemoryBlock(memory, { namespace });
+        const recalled = await recallForTurn(memory, args.message, {
+          namespace,
+          limit: args.limit,
+          exclude: stable.entries.map((e) => e.key),
+        });
+        return {
+          stable: { text: stable.text, hash: stable.hash },
+          recall: { text: recalled.text, keys: recalled.entries.map((e) => e.key) },
+        };
       }),
   );
 
