@@ -27,6 +27,7 @@ export {
 } from "./embedding/resolve-provider.js";
 export { type ResolvedGenerator, resolveTextGenerator } from "./embedding/resolve-text-generator.js";
 export { attachMemoryContext, type MemoryContext, memoryContextOf } from "./memory-context.js";
+export { writeFileAtomic } from "./fs/write-file-atomic.js";
 export { NoneMemory } from "./none-memory.js";
 export { HotCache } from "./recall/hot-cache.js";
 export { mmrRerank } from "./recall/mmr.js";

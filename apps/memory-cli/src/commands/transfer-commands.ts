@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { MemoryEntry } from "@claw/memory-api";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../exit-codes.js";
@@ -44,7 +43,8 @@ export async function exportCommand(ctx: CliContext, opts: ExportOptions) {
     return;
   }
   const path = resolve(ctx.deps.cwd, opts.out);
-  await writeAtomic(path, text);
+  const { writeFileAtomic } = await import("@claw/memory-core");
+  await writeFileAtomic(path, text);
   ctx.logger.info(`exported ${entries.length} memories to ${path}`);
   if (ctx.json) ctx.result({ exported: entries.length, path }, () => "");
   else ctx.deps.stderr.write(`exported ${entries.length} memories to ${path}\n`);
@@ -142,15 +142,4 @@ function parseEntries(text: string): Parsed {
 function toPlain(entry: MemoryEntry): Record<string, unknown> {
   const { embedding, ...rest } = entry;
   return embedding === undefined ? rest : { ...rest, embedding: Array.from(embedding) };
-}
-
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await writeFile(temp, text, { mode: 0o600 });
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }

@@ -4,6 +4,7 @@ import type { EmbeddingBatchJobs, Logger } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { MemorySettings } from "../config/config-schema.js";
+import { raceAbort } from "../embedding/race-abort.js";
 import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
 import { createMetaStore, type MetaStore } from "./meta-store.js";
 import type { StatementCache } from "./statement-cache.js";
@@ -207,26 +208,4 @@ export class BatchBackfill {
     this.options.logger.warn(disabled, { error: message, failures });
     this.options.addWarning(disabled);
   }
-}
-
-/** Rejects as soon as the signal aborts, even when the provider ignores it. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

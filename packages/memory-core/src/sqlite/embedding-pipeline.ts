@@ -1,6 +1,7 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
+import { raceAbort } from "../embedding/race-abort.js";
 import { type RetryPolicy, withRetries } from "../embedding/retry-policy.js";
 import { float32ToBlob } from "../recall/vector-math.js";
 import { contentHash } from "./content-hash.js";
@@ -346,23 +347,4 @@ export class EmbeddingPipeline {
     }
     return vectors;
   }
-}
-
-/** Rejects as soon as the signal aborts, even when the provider ignores it. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

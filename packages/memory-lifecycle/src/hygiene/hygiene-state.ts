@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { HygieneReport } from "@claw/memory-api";
-import { writeFileAtomic } from "../support/atomic-write.js";
+import { writeFileAtomic } from "@claw/memory-core";
 
 export const HYGIENE_STATE_FILE = "memory_hygiene_state.json";
 

@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Memory } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
-import { writeFileAtomic } from "../support/atomic-write.js";
+import { writeFileAtomic } from "@claw/memory-core";
 import { loggerOf } from "../support/memory-defaults.js";
 import { parseSnapshot, renderSnapshot, SNAPSHOT_FILE } from "./snapshot-format.js";
 
