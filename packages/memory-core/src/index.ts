@@ -26,8 +26,8 @@ export {
   resolveEmbeddingProvider,
 } from "./embedding/resolve-provider.js";
 export { type ResolvedGenerator, resolveTextGenerator } from "./embedding/resolve-text-generator.js";
-export { attachMemoryContext, type MemoryContext, memoryContextOf } from "./memory-context.js";
 export { writeFileAtomic } from "./fs/write-file-atomic.js";
+export { attachMemoryContext, type MemoryContext, memoryContextOf } from "./memory-context.js";
 export { NoneMemory } from "./none-memory.js";
 export { HotCache } from "./recall/hot-cache.js";
 export { mmrRerank } from "./recall/mmr.js";
