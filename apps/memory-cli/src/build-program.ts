@@ -175,6 +175,59 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--max-tokens <n>", "budget of the recall block (default 600)")
     .action(action(async () => (await lifecycle()).contextCommand));
 
+  const workspace = () => import("./commands/workspace-commands.js");
+  program
+    .command("sync")
+    .description("index MEMORY.md, memory/**/*.md and bank/ pages of the workspace (incremental)")
+    .option("--full", "check every entry against the files, not only what changed")
+    .option("--namespace <ns>")
+    .action(action(async () => (await workspace()).syncCommand));
+  program
+    .command("watch")
+    .description("sync, then re-sync on every burst of edits until stopped (Ctrl-C)")
+    .option("--namespace <ns>")
+    .option("--debounce <ms>", "quiet time before a sync (default 1500)")
+    .action(action(async () => (await workspace()).watchCommand));
+  program
+    .command("search")
+    .description("search the workspace files and stored memories (path, lines, snippet)")
+    .argument("<query>")
+    .option("-n, --limit <n>", "default 5")
+    .option("--entity <name>", "only hits mentioning @name")
+    .addOption(
+      new Option("--kind <kind>", "only retained facts of this kind").choices([
+        "world",
+        "experience",
+        "opinion",
+        "observation",
+      ]),
+    )
+    .option("--since <when>", "a date or an age (30d)")
+    .option("--until <when>")
+    .option("--category <names...>")
+    .option("--min-score <score>")
+    .option("--namespace <ns>")
+    .option("--no-sync", "search the index as it is, without syncing the files first")
+    .action(action(async () => (await workspace()).searchCommand));
+  program
+    .command("read")
+    .description("print a memory file (MEMORY.md, memory/…, bank/…) or some of its lines")
+    .argument("<path>")
+    .option("--from <line>", "first line, 1-based")
+    .option("--lines <n>", "how many lines")
+    .action(action(async () => (await workspace()).readCommand));
+  program
+    .command("reflect")
+    .description("write bank/entities/<Name>.md and bank/opinions.md from the retained facts")
+    .option("--since <when>", "only entities with facts since then")
+    .action(action(async () => (await workspace()).reflectCommand));
+  program
+    .command("entity")
+    .description("what the workspace knows about an entity: facts and opinions, newest first")
+    .argument("<name>")
+    .option("--no-sync", "use the index as it is, without syncing the files first")
+    .action(action(async () => (await workspace()).entityCommand));
+
   program
     .command("config")
     .description("print the effective configuration (secrets masked)")
@@ -184,6 +237,13 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .description("create a workspace with a commented claw-memory.toml")
     .option("--force", "replace an existing claw-memory.toml")
     .action(action(async () => (await config()).initCommand));
+
+  program
+    .command("serve")
+    .description("start the HTTP API (and MCP over HTTP at /mcp) on this workspace")
+    .option("--host <host>", "default server.host (127.0.0.1); other hosts need a token")
+    .option("--port <port>", "default server.port (7878); 0 = any free port")
+    .action(action(async () => (await import("./commands/serve-command.js")).serveCommand));
 
   program
     .command("mcp")

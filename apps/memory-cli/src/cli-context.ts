@@ -23,6 +23,7 @@ export class CliContext {
   readonly workspaceDir: string;
   private config: MemoryConfig | undefined;
   private opened: Memory | undefined;
+  private readonly closers: Array<() => Promise<void>> = [];
 
   constructor(
     readonly deps: CliDeps,
@@ -106,7 +107,13 @@ export class CliContext {
     return resolved.generator;
   }
 
+  /** Work to finish before the memory closes (e.g. a workspace watcher). */
+  onClose(close: () => Promise<void>): void {
+    this.closers.push(close);
+  }
+
   async close(): Promise<void> {
+    for (const close of this.closers.splice(0).reverse()) await close();
     const memory = this.opened;
     this.opened = undefined;
     await memory?.close();

@@ -33,6 +33,10 @@ export interface InProcessOptions {
   generator?: TextGenerator;
   confirm?: (question: string) => Promise<boolean>;
   now?: Date;
+  /** Resolves when a long-running command (watch, mcp) should stop. */
+  stopSignal?: () => Promise<void>;
+  /** Called with each chunk written to stdout (to react to a long-running command's output). */
+  onStdout?: (text: string) => void;
 }
 
 /** Runs `claw-memory <args>` in this process through runCli, with captured streams. */
@@ -47,7 +51,10 @@ export async function runInProcess(
   });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  stdout.on("data", (c: Buffer) => out.push(c));
+  stdout.on("data", (c: Buffer) => {
+    out.push(c);
+    options.onStdout?.(c.toString("utf8"));
+  });
   stderr.on("data", (c: Buffer) => err.push(c));
   const deps: CliDeps = {
     env: { NO_COLOR: "1", ...options.env },
@@ -59,6 +66,7 @@ export async function runInProcess(
     embeddings: options.embeddings === undefined ? null : options.embeddings,
     generator: options.generator,
     confirm: options.confirm,
+    stopSignal: options.stopSignal,
     importModule: (s) => import(s),
   };
   const code = await runCli(args, deps);

@@ -6,12 +6,17 @@ import { dirname, join } from "node:path";
  * Writes `text` to `path` so that a crash leaves either the old file or the new one, never a
  * half-written file: a temp file in the same folder, fsync, then rename over the target.
  */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  text: string,
+  options: { mode?: number } = {},
+): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    const handle = await open(temp, "w", 0o600);
+    // Private by default (memories, state); pages meant for people pass 0o644.
+    const handle = await open(temp, "w", options.mode ?? 0o600);
     try {
       await handle.writeFile(text, "utf8");
       await handle.sync();

@@ -1,0 +1,100 @@
+// buildServer(deps): the fastify app, every route registered, not listening. Tests call inject();
+// startServer() listens.
+import type { Logger, Memory, TextGenerator } from "@claw/memory-api";
+import { silentLogger } from "@claw/memory-api";
+import type { MemoryConfig } from "@claw/memory-core";
+import Fastify, { type FastifyInstance } from "fastify";
+import { registerAuthHook } from "./auth/auth-hook.js";
+import { type ServerToken, TokenVerifier } from "./auth/bearer-auth.js";
+import { RateLimiter } from "./auth/rate-limit.js";
+import { registerErrorHandling } from "./errors/error-handler.js";
+import "./fastify-types.js";
+import { registerGracefulClose } from "./graceful-close.js";
+import { registerMcpRoute } from "./mcp/mcp-route.js";
+import { createServerMetrics, registerRequestMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
+import { routeCollector } from "./openapi/openapi-document.js";
+import { registerOpenApiRoutes } from "./openapi/openapi-routes.js";
+import { registerAdminRoutes } from "./routes/admin-routes.js";
+import { registerContextRoutes } from "./routes/context-routes.js";
+import { registerHealthRoutes } from "./routes/health-routes.js";
+import { registerMemoryRoutes } from "./routes/memory-routes.js";
+import { registerTransferRoutes } from "./routes/transfer-routes.js";
+import { resolveLimits, type ServerContext, type ServerLimits } from "./server-context.js";
+import { SERVER_VERSION } from "./server-version.js";
+
+export interface BuildServerDeps {
+  memory: Memory;
+  /** The validated configuration (loadConfig / resolveConfig, environment applied). */
+  config: MemoryConfig;
+  logger?: Logger;
+  /** Accepted bearer tokens; none = open, which only a loopback listener may be (startServer checks). */
+  tokens?: readonly ServerToken[];
+  /** Milliseconds, for the rate limiter. Default Date.now. */
+  now?: () => number;
+  /** The curator's generator; default the one createMemory was given. */
+  generator?: TextGenerator;
+  /** Shared with the provider wrapper that counts provider errors; default a new set. */
+  metrics?: ServerMetrics;
+  limits?: Partial<ServerLimits>;
+}
+
+export function buildServer(deps: BuildServerDeps): FastifyInstance {
+  const logger = deps.logger ?? silentLogger;
+  const limits = resolveLimits(deps.config, deps.limits);
+  const metrics = deps.metrics ?? createServerMetrics();
+  const ctx: ServerContext = {
+    memory: deps.memory,
+    config: deps.config,
+    logger,
+    limits,
+    metrics,
+    ...(deps.generator === undefined ? {} : { generator: deps.generator }),
+    version: SERVER_VERSION,
+  };
+
+  const app = Fastify({
+    // Requests are logged through the injected logger (below), never with their headers.
+    logger: false,
+    bodyLimit: limits.bodyLimitBytes,
+    // In-flight requests finish on close; idle keep-alive sockets do not hold the shutdown up.
+    forceCloseConnections: "idle",
+    return503OnClosing: true,
+    ajv: {
+      customOptions: {
+        // Unknown fields are refused (a typo must not silently store into "default"), not dropped.
+        removeAdditional: false,
+        coerceTypes: "array",
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  });
+
+  registerGracefulClose(app);
+  const collector = routeCollector();
+  app.addHook("onRoute", collector.onRoute);
+  registerErrorHandling(app, logger);
+  registerRequestMetrics(app, metrics);
+  app.addHook("onResponse", async (request, reply) => {
+    logger.debug("request", {
+      method: request.method,
+      route: request.routeOptions.url ?? "unmatched",
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    });
+  });
+  registerAuthHook(app, {
+    verifier: new TokenVerifier(deps.tokens ?? []),
+    ...(limits.rateLimit === false ? {} : { limiter: new RateLimiter(limits.rateLimit, deps.now) }),
+    metrics,
+  });
+
+  registerHealthRoutes(app, ctx);
+  registerMemoryRoutes(app, ctx);
+  registerContextRoutes(app, ctx);
+  registerTransferRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
+  registerMcpRoute(app, ctx);
+  registerOpenApiRoutes(app, collector.routes, SERVER_VERSION);
+  return app;
+}

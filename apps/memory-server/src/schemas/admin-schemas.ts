@@ -1,0 +1,104 @@
+// Schemas of the maintenance routes under /v1/admin.
+import { Type } from "typebox";
+import { EmptyBodySchema, EntrySchema, NamespaceSchema, withErrors } from "./common-schemas.js";
+
+const tags = ["admin"];
+
+export const reindexSchema = {
+  summary: "Rebuild the full-text index and re-embed every entry (admin token)",
+  tags,
+  body: EmptyBodySchema,
+  response: withErrors({ 200: Type.Object({ entries: Type.Integer() }) }),
+};
+
+export const backfillSchema = {
+  summary: "Embed the entries that have no vector yet (admin token)",
+  tags,
+  body: Type.Object(
+    { batchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })) },
+    { additionalProperties: false },
+  ),
+  response: withErrors({ 200: Type.Object({ embedded: Type.Integer() }) }),
+};
+
+export const hygieneSchema = {
+  summary: "Prune expired conversation and daily entries (admin token)",
+  tags,
+  body: Type.Object(
+    { force: Type.Optional(Type.Boolean({ description: "Run even when the last run is recent." })) },
+    { additionalProperties: false },
+  ),
+  response: withErrors({
+    200: Type.Object({
+      ran: Type.Boolean(),
+      at: Type.String(),
+      previousRunAt: Type.Optional(Type.String()),
+      pruned: Type.Record(Type.String(), Type.Integer()),
+      prunedSuperseded: Type.Integer(),
+      keptByFloor: Type.Integer(),
+      deletedKeys: Type.Array(Type.String()),
+    }),
+  }),
+};
+
+export const snapshotSchema = {
+  summary: "Write MEMORY_SNAPSHOT.md with every core memory (admin token)",
+  tags,
+  body: EmptyBodySchema,
+  response: withErrors({
+    200: Type.Object({ path: Type.String(), count: Type.Integer(), written: Type.Boolean() }),
+  }),
+};
+
+export const consolidateSchema = {
+  summary: "Consolidate an agent turn: a daily entry, promoted to core when important",
+  tags,
+  body: Type.Object(
+    {
+      user: Type.String({ maxLength: 1_048_576 }),
+      assistant: Type.Optional(Type.String({ maxLength: 1_048_576 })),
+      sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+      namespace: Type.Optional(NamespaceSchema),
+    },
+    { additionalProperties: false },
+  ),
+  response: withErrors({
+    200: Type.Object({
+      daily: Type.Union([EntrySchema, Type.Null()]),
+      core: Type.Union([EntrySchema, Type.Null()]),
+      superseded: Type.Array(Type.String()),
+      skipped: Type.Optional(Type.String()),
+    }),
+  }),
+};
+
+export const curateSchema = {
+  summary: "Let the configured LLM propose deletions and merges, and apply the valid ones",
+  tags,
+  body: Type.Object(
+    {
+      dryRun: Type.Optional(Type.Boolean()),
+      maxDeletions: Type.Optional(Type.Integer({ minimum: 0 })),
+      namespace: Type.Optional(NamespaceSchema),
+    },
+    { additionalProperties: false },
+  ),
+  response: withErrors({
+    200: Type.Object({
+      deleted: Type.Array(Type.String()),
+      merged: Type.Array(
+        Type.Object({
+          keys: Type.Array(Type.String()),
+          into: Type.String(),
+          content: Type.String(),
+          namespace: Type.String(),
+        }),
+      ),
+      totalBefore: Type.Integer(),
+      totalAfter: Type.Integer(),
+      dryRun: Type.Boolean(),
+      refused: Type.Array(Type.String()),
+      errors: Type.Array(Type.String()),
+    }),
+  }),
+};

@@ -1,0 +1,80 @@
+// The JSON schemas shared by every route: one source for fastify's validation, the handlers' types
+// (through the TypeBox type provider) and the OpenAPI document.
+import { Type } from "typebox";
+
+export const NamespaceSchema = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description: 'A namespace name; "default" unless given. A scoped token defaults to its first namespace.',
+});
+
+/** A namespace, or "*" for every namespace the caller may read. */
+export const NamespaceSelectionSchema = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description: 'A namespace name, or "*" for every namespace the token may read.',
+});
+
+export const KeySchema = Type.String({ minLength: 1, maxLength: 4096 });
+export const CategorySchema = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: "core, daily, conversation or a custom category.",
+});
+export const TimestampSchema = Type.String({ format: "date-time", description: "RFC 3339." });
+
+export const SourceSchema = Type.Object({
+  path: Type.String(),
+  startLine: Type.Integer(),
+  endLine: Type.Integer(),
+});
+
+/** A MemoryEntry as JSON: embeddings are plain arrays of numbers. */
+export const EntrySchema = Type.Object({
+  id: Type.String(),
+  key: Type.String(),
+  content: Type.String(),
+  category: Type.String(),
+  namespace: Type.String(),
+  sessionId: Type.Optional(Type.String()),
+  importance: Type.Optional(Type.Number()),
+  supersededBy: Type.Optional(Type.String()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  timestamp: Type.String(),
+  score: Type.Optional(Type.Number()),
+  embedding: Type.Optional(Type.Array(Type.Number())),
+  source: Type.Optional(SourceSchema),
+});
+
+export const ErrorSchema = Type.Object({
+  error: Type.Object({
+    code: Type.String({ description: "A MemoryError code, or PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, …" }),
+    message: Type.String(),
+  }),
+});
+
+export const NamespaceQuerySchema = Type.Object(
+  { namespace: Type.Optional(NamespaceSchema) },
+  { additionalProperties: false },
+);
+
+export const EmptyBodySchema = Type.Object({}, { additionalProperties: false });
+
+/** Error statuses every authenticated route can answer with. */
+const COMMON_ERRORS = [400, 401, 403, 429, 500, 503] as const;
+type CommonError = (typeof COMMON_ERRORS)[number];
+type ErrorResponses<S extends number> = { [K in S]: typeof ErrorSchema };
+
+/**
+ * A route's response map: its own statuses plus the common error statuses (and any extra ones),
+ * all with the one error body.
+ */
+export function withErrors<T extends Record<number, unknown>, E extends number = never>(
+  responses: T,
+  extra: readonly E[] = [],
+): T & Omit<ErrorResponses<CommonError | E>, keyof T> {
+  const errors: Record<number, typeof ErrorSchema> = {};
+  for (const status of [...COMMON_ERRORS, ...extra]) errors[status] = ErrorSchema;
+  return { ...errors, ...responses } as T & Omit<ErrorResponses<CommonError | E>, keyof T>;
+}

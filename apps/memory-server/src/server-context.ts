@@ -1,0 +1,77 @@
+// What every route module receives: the memory, the config, the limits and the shared services.
+import type { Logger, Memory, MemoryEntry, TextGenerator } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import type { MemoryConfig } from "@claw/memory-core";
+import type { RateLimitSettings } from "./auth/rate-limit.js";
+import type { ServerMetrics } from "./metrics/server-metrics.js";
+
+export interface ServerLimits {
+  /** Largest request body (JSON routes) and largest NDJSON import line. Default `server.body_limit_bytes`. */
+  bodyLimitBytes: number;
+  /** Recall `limit` is capped at this. Default 100. */
+  recallLimitMax: number;
+  /** List `limit` is capped at this. Default 1000. */
+  listLimitMax: number;
+  /** Entry routes (store, get, list, recall, forget, purge) answer TIMEOUT after this long. Default 30 s. */
+  requestTimeoutMs: number;
+  /** Per-token token bucket; false = none. Default 100 at once, 20 per second. */
+  rateLimit: RateLimitSettings | false;
+  /** Entries validated and written per transaction while importing. Default 500. */
+  importChunkSize: number;
+  /** Bad import lines reported in full (all are counted). Default 100. */
+  importErrorsReported: number;
+}
+
+export function resolveLimits(config: MemoryConfig, given: Partial<ServerLimits> = {}): ServerLimits {
+  return {
+    bodyLimitBytes: given.bodyLimitBytes ?? config.server.bodyLimitBytes,
+    recallLimitMax: given.recallLimitMax ?? 100,
+    listLimitMax: given.listLimitMax ?? 1_000,
+    requestTimeoutMs: given.requestTimeoutMs ?? 30_000,
+    rateLimit: given.rateLimit ?? { capacity: 100, refillPerSecond: 20 },
+    importChunkSize: given.importChunkSize ?? 500,
+    importErrorsReported: given.importErrorsReported ?? 100,
+  };
+}
+
+export interface ServerContext {
+  memory: Memory;
+  config: MemoryConfig;
+  logger: Logger;
+  limits: ServerLimits;
+  metrics: ServerMetrics;
+  /** The curator's generator; absent = curate answers UNAVAILABLE. */
+  generator?: TextGenerator;
+  version: string;
+}
+
+/** An entry as JSON: embeddings become arrays of numbers. */
+export function entryJson(entry: MemoryEntry): Omit<MemoryEntry, "embedding"> & { embedding?: number[] } {
+  const { embedding, ...rest } = entry;
+  return embedding === undefined ? rest : { ...rest, embedding: Array.from(embedding) };
+}
+
+/**
+ * Runs `work` with a signal that aborts after `ms`; the call fails with TIMEOUT then, even when
+ * `work` ignores the signal (its result is dropped). fastify's own handlerTimeout is not used:
+ * the fastify range this package accepts predates it.
+ */
+export async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new MemoryError("TIMEOUT", `the request took longer than ${ms} ms`);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  const running = work(controller.signal);
+  // Once the deadline has answered, a late failure of `work` has nobody left to tell.
+  running.catch(() => {});
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

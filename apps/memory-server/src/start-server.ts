@@ -1,0 +1,143 @@
+// startServer(options): the composition root shared by `claw-memory-server` and `claw-memory serve`:
+// config + environment → tokens, memory (with the lifecycle plugin) → buildServer → listen.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { EmbeddingProvider, Logger, Memory, TextGenerator } from "@claw/memory-api";
+import { MemoryError, silentLogger } from "@claw/memory-api";
+import {
+  applyEnvironment,
+  createMemory,
+  type Environment,
+  type MemoryConfig,
+  type ModuleImporter,
+  resolveConfig,
+  resolveTextGenerator,
+} from "@claw/memory-core";
+import { lifecyclePlugin } from "@claw/memory-lifecycle";
+import type { FastifyInstance } from "fastify";
+import { isLoopbackHost } from "./auth/loopback.js";
+import { buildServer } from "./build-server.js";
+import { API_KEY_VARIABLE, resolveServerTokens } from "./compose/server-tokens.js";
+import { countingImporter, countProviderErrors } from "./metrics/provider-errors.js";
+import { createServerMetrics } from "./metrics/server-metrics.js";
+import type { ServerLimits } from "./server-context.js";
+
+export interface StartServerOptions {
+  /** Default CLAW_MEMORY_WORKSPACE, else ~/.claw-memory. */
+  workspaceDir?: string;
+  /** A TOML file; default `{workspace}/claw-memory.toml` when present. Ignored when `config` is given. */
+  configPath?: string;
+  /** An already validated config (the CLI passes its own); the environment is applied to it. */
+  config?: MemoryConfig;
+  /** Default `server.host` (127.0.0.1). */
+  host?: string;
+  /** Default `server.port` (7878); 0 = any free port. */
+  port?: number;
+  /** Default process.env: CLAW_MEMORY_WORKSPACE, provider keys, token_env variables, CLAW_MEMORY_API_KEY. */
+  env?: Environment;
+  logger?: Logger;
+  /** An injected provider wins over the config; null = keyword only. */
+  embeddings?: EmbeddingProvider | null;
+  /** The curator's generator; default from `curator_provider`. */
+  generator?: TextGenerator;
+  limits?: Partial<ServerLimits>;
+  /** How provider packages are loaded (default: from this package). */
+  importModule?: ModuleImporter;
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:7878 */
+  url: string;
+  app: FastifyInstance;
+  memory: Memory;
+  /** Whether any token is required (false = open loopback mode). */
+  authenticated: boolean;
+  /** Stops accepting, lets in-flight requests finish, then closes the memory (drains embeddings). */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? silentLogger;
+  const workspaceDir = resolve(
+    options.workspaceDir ?? env.CLAW_MEMORY_WORKSPACE ?? join(homedir(), ".claw-memory"),
+  );
+  const file = options.config ?? (await resolveConfig(options.configPath, { workspaceDir, logger }));
+  const config = applyEnvironment(file, env);
+  const host = options.host ?? config.server.host;
+  const port = options.port ?? config.server.port;
+  const tokens = resolveServerTokens(config.server, env);
+  // Checked before anything is opened: an open server beyond loopback is never started.
+  if (tokens.length === 0 && !isLoopbackHost(host)) {
+    throw MemoryError.invalidInput(
+      "server.host",
+      `refusing to listen on ${host} without a token: add [[server.tokens]] or set ${API_KEY_VARIABLE}, ` +
+        "or listen on 127.0.0.1",
+    );
+  }
+
+  const metrics = createServerMetrics();
+  const importModule = countingImporter(
+    options.importModule ?? ((specifier) => import(specifier)),
+    metrics.providerErrors,
+  );
+  const generator = options.generator ?? (await curatorGenerator(config, importModule, logger));
+  const memory = await createMemory({
+    workspaceDir,
+    config,
+    embeddings:
+      options.embeddings == null
+        ? options.embeddings
+        : countProviderErrors(options.embeddings, metrics.providerErrors),
+    ...(generator === undefined ? {} : { generator }),
+    logger,
+    plugins: [lifecyclePlugin()],
+    importModule,
+  });
+
+  const app = buildServer({ memory, config, logger, tokens, metrics, generator, limits: options.limits });
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    await app.close();
+    await memory.close();
+    throw new MemoryError("UNAVAILABLE", `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const address = app.server.address();
+  const boundPort = typeof address === "object" && address !== null ? address.port : port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${boundPort}`;
+  logger.info("claw-memory server listening", { url, tokens: tokens.length, workspace: workspaceDir });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    app,
+    memory,
+    authenticated: tokens.length > 0,
+    close: () => {
+      closing ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          await memory.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+async function curatorGenerator(
+  config: MemoryConfig,
+  importModule: ModuleImporter,
+  logger: Logger,
+): Promise<TextGenerator | undefined> {
+  const resolved = await resolveTextGenerator(config, { importModule });
+  if (resolved.generator === null) {
+    logger.debug(`no curator: ${resolved.reason ?? "no text generator"}`);
+    return undefined;
+  }
+  return resolved.generator;
+}

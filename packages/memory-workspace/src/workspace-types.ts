@@ -1,0 +1,187 @@
+import type { MemoryCategory, SearchMode } from "@claw/memory-api";
+
+/** The four kinds of retained fact, from the `W`, `B`, `O` and `S` prefixes of a `## Retain` bullet. */
+export type FactKind = "world" | "experience" | "opinion" | "observation";
+
+/** One typed bullet of a `## Retain` section, as indexed (category "fact"). */
+export interface RetainedFact {
+  /** `fact:<path>#L<line>`. */
+  key: string;
+  kind: FactKind;
+  /** The statement as written, `@mentions` included, without the type prefix. */
+  text: string;
+  /** Entity names mentioned with `@`, in order of first mention, without the `@`. */
+  entities: string[];
+  /** The `c=` of `O(c=0.8)`; absent when not written. */
+  confidence?: number;
+  /** The day of the daily file, YYYY-MM-DD. */
+  date: string;
+  /** RFC 3339 (the file's day at 00:00 UTC). */
+  timestamp: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** Which files sync() added, changed, moved and removed, and what it cost. Counts are files. */
+export interface SyncReport {
+  /** Files indexed for the first time. */
+  added: number;
+  /** Files whose content changed since the last sync. */
+  updated: number;
+  /** Files gone from the workspace; their entries were deleted. */
+  removed: number;
+  /** Files renamed or moved with the same content; their entries moved with them. */
+  moved: number;
+  /** Files left as they were: nothing written for them. */
+  unchanged: number;
+  /** Files indexed after this sync (Markdown files plus session transcripts). */
+  files: number;
+  /** Entries written (chunks and facts). */
+  entriesWritten: number;
+  /** Entries deleted. */
+  entriesRemoved: number;
+  /** True when the index was checked against the database entry by entry (no manifest, a
+   *  database that does not match it, or `sync({ full: true })`). */
+  reconciled: boolean;
+  /** Files that could not be read; their previous entries are kept. */
+  errors: Array<{ path: string; message: string }>;
+  durationMs: number;
+}
+
+export interface SyncOptions {
+  /** Compare every entry with the database instead of trusting the manifest; also indexes session
+   *  transcripts below their delta thresholds. */
+  full?: boolean;
+}
+
+/** Where a search hit came from. */
+export type HitOrigin = "file" | "fact" | "session" | "memory";
+
+export interface SearchHit {
+  key: string;
+  origin: HitOrigin;
+  /** Relative POSIX path of the Markdown file (or transcript), when the entry came from one. */
+  path?: string;
+  startLine?: number;
+  endLine?: number;
+  /** At most 700 characters, around the first query term when the entry is longer. */
+  snippet: string;
+  score: number;
+  category: MemoryCategory;
+  namespace: string;
+  timestamp: string;
+  /** Facts only. */
+  kind?: FactKind;
+  /** `@mentions` in the entry. */
+  entities: string[];
+  /** Facts written with `c=`. */
+  confidence?: number;
+  /** The embedding provider and model of the memory that answered; null in keyword-only mode. */
+  provider: string | null;
+  model: string | null;
+}
+
+export interface WorkspaceSearchOptions {
+  /** Default 5. */
+  limit?: number;
+  /** Only hits mentioning `@entity` (facts and chunks); case-insensitive, with or without `@`. */
+  entity?: string;
+  /** Only facts of this kind. */
+  kind?: FactKind;
+  /** "30d", "12h", "2w", a date (YYYY-MM-DD) or a timestamp; compared with the entry's time
+   *  (a daily file's date, a Markdown file's modification time). */
+  since?: string | Date;
+  until?: string | Date;
+  categories?: MemoryCategory[];
+  mode?: SearchMode;
+  minScore?: number;
+  /** Default: the index's namespace. */
+  namespace?: string;
+  signal?: AbortSignal;
+}
+
+export interface ReadOptions {
+  /** First line to return, 1-based. Default 1. */
+  from?: number;
+  /** How many lines; default all the rest. */
+  lines?: number;
+}
+
+export interface ReadResult {
+  /** The relative POSIX path that was read. */
+  path: string;
+  text: string;
+  /** First line returned (1-based). */
+  from: number;
+  /** Last line returned; from - 1 when nothing was (a missing file or a range past its end). */
+  to: number;
+}
+
+export interface EntitySummary {
+  name: string;
+  /** World, experience and observation facts mentioning the entity, newest first. */
+  facts: RetainedFact[];
+  /** Opinion facts mentioning the entity, newest first. */
+  opinions: RetainedFact[];
+}
+
+export interface ReflectOptions {
+  /** Only rewrite the pages of entities with facts since then ("7d", a date, a timestamp).
+   *  Opinion confidence is always replayed over all evidence, so it does not depend on it. */
+  since?: string | Date;
+}
+
+export interface ReflectReport {
+  /** Facts read from the index. */
+  facts: number;
+  /** Entities mentioned by those facts. */
+  entities: number;
+  /** Opinions tracked in bank/opinions.md. */
+  opinions: number;
+  /** Pages whose content changed, relative POSIX paths. */
+  written: string[];
+  /** Pages considered and already up to date. */
+  unchanged: string[];
+  /** The sync that indexed the written pages. */
+  sync: SyncReport;
+  durationMs: number;
+}
+
+export interface WatchOptions {
+  /** Quiet time after the last change before a sync. Default: the index's debounceMs (1500). */
+  debounceMs?: number;
+  /** A sync runs at the latest this long after the first change of a burst. Default 10 × debounce. */
+  maxWaitMs?: number;
+  /** Poll every N ms instead of using file system events (network drives); true = 5000. */
+  poll?: boolean | number;
+  onSync?: (report: SyncReport) => void;
+  onError?: (error: unknown) => void;
+}
+
+export interface Watcher {
+  /** Resolves with the report of the next sync this watcher runs. */
+  nextSync(): Promise<SyncReport>;
+  /** How many syncs this watcher has run. */
+  readonly syncs: number;
+  /** Stops watching; waits for a sync in progress. */
+  close(): Promise<void>;
+}
+
+export interface WorkspaceIndex {
+  readonly workspaceDir: string;
+  readonly namespace: string;
+  /** Indexes the workspace's Markdown files (and transcripts) incrementally. Calls made while a
+   *  sync runs share one follow-up sync, so each sees the files as they were when it was called. */
+  sync(options?: SyncOptions): Promise<SyncReport>;
+  watch(options?: WatchOptions): Watcher;
+  /** Hybrid recall over file chunks, facts and stored entries; never waits for a sync. */
+  search(query: string, options?: WorkspaceSearchOptions): Promise<SearchHit[]>;
+  /** memory_get: a memory file's text, refused outside MEMORY.md, memory/, bank/ and extraPaths. */
+  read(path: string, options?: ReadOptions): Promise<ReadResult>;
+  entitySummary(name: string): Promise<EntitySummary>;
+  /** Writes bank/entities/<Name>.md and bank/opinions.md from the retained facts. */
+  reflect(options?: ReflectOptions): Promise<ReflectReport>;
+  /** Stops the watchers and waits for a sync in progress; the memory stays open. */
+  close(): Promise<void>;
+}
