@@ -45,9 +45,9 @@ describe("workspace commands", () => {
     expect((await runInProcess(["-w", ws, "read", "MEMORY.md", "--from", "5", "--lines", "1"])).stdout).toBe(
       "The user prefers dark roast coffee.\n",
     );
-    const escape = await runInProcess(["-w", ws, "read", "../etc/passwd.md"]);
-    expect(escape.code).not.toBe(0);
-    expect(escape.stderr).toMatch(/error: .*\.\./);
+    const outside = await runInProcess(["-w", ws, "read", "../etc/passwd.md"]);
+    expect(outside.code).not.toBe(0);
+    expect(outside.stderr).toMatch(/error: .*\.\./);
     const missing = await runInProcess(["-w", ws, "--json", "read", "memory/2026-01-01.md"]);
     expect(JSON.parse(missing.stdout)).toMatchObject({ path: "memory/2026-01-01.md", text: "" });
   });
