@@ -53,6 +53,7 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--namespace <ns>", 'default "default"')
     .option("--session <id>", "session the memory belongs to")
     .option("--importance <0..1>", "computed from the content when omitted")
+    .option("--check-conflicts", "supersede older memories this one contradicts (conflict_threshold)")
     .action(action(async () => (await memory()).storeCommand));
 
   program

@@ -129,3 +129,23 @@ describe("store / get / recall / list / forget / purge", () => {
     expect(JSON.parse(purged.stdout)).toEqual({ purged: 2 });
   });
 });
+
+describe("store --check-conflicts", () => {
+  it("supersedes the memory the new one contradicts", async () => {
+    const ws = tempWorkspace();
+    await runInProcess(["-w", ws, "store", "coffee", "I like coffee"]);
+    const result = await runInProcess([
+      "-w",
+      ws,
+      "store",
+      "coffee_now",
+      "I don't like coffee anymore",
+      "--check-conflicts",
+    ]);
+    expect(result.stdout).toBe("stored coffee_now (core, default)\nsuperseded coffee\n");
+    const old = JSON.parse((await runInProcess(["-w", ws, "--json", "get", "coffee"])).stdout);
+    expect(old.supersededBy).toBe("coffee_now");
+    const hits = JSON.parse((await runInProcess(["-w", ws, "--json", "recall", "coffee"])).stdout);
+    expect(hits.map((e: { key: string }) => e.key)).toEqual(["coffee_now"]);
+  });
+});

@@ -10,6 +10,7 @@ export interface StoreOptions {
   namespace?: string;
   session?: string;
   importance?: string;
+  checkConflicts?: boolean;
 }
 
 export async function storeCommand(
@@ -25,12 +26,19 @@ export async function storeCommand(
   }
   const importance = numberOption(opts.importance, "--importance");
   const memory = await ctx.memory();
-  const entry = await memory.store(key, text, {
-    category: opts.category,
-    namespace: opts.namespace,
-    sessionId: opts.session,
-    importance,
-  });
+  const options = { category: opts.category, namespace: opts.namespace, sessionId: opts.session, importance };
+  if (opts.checkConflicts) {
+    const { storeWithConflictCheck } = await import("@claw/memory-lifecycle");
+    const { entry, superseded } = await storeWithConflictCheck(memory, key, text, options);
+    ctx.result({ ...entry, superseded }, () =>
+      [
+        `stored ${ctx.colors.bold(entry.key)} (${entry.category}, ${entry.namespace})`,
+        ...superseded.map((k) => `superseded ${k}`),
+      ].join("\n"),
+    );
+    return;
+  }
+  const entry = await memory.store(key, text, options);
   ctx.result(entry, () => `stored ${ctx.colors.bold(entry.key)} (${entry.category}, ${entry.namespace})`);
 }
 
