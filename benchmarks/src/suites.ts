@@ -1,6 +1,12 @@
+import { appsSuite } from "./apps/apps-suite.js";
 import { embeddingsSuite } from "./embeddings/embeddings-suite.js";
 import { qualitySuite } from "./quality/quality-suite.js";
 import { speedSuite } from "./speed/speed-suite.js";
 
 /** Every suite `pnpm bench` knows, in the order they run by default. */
-export const SUITES = { quality: qualitySuite, speed: speedSuite, embeddings: embeddingsSuite } as const;
+export const SUITES = {
+  quality: qualitySuite,
+  speed: speedSuite,
+  embeddings: embeddingsSuite,
+  apps: appsSuite,
+} as const;
