@@ -1,5 +1,5 @@
 import type { EmbeddingProvider } from "@claw/memory-api";
-import { parseConfig, resolveEmbeddingProvider } from "@claw/memory-core";
+import { applyEnvironment, parseConfig, resolveEmbeddingProvider } from "@claw/memory-core";
 import { createClawEngine } from "./claw-engine.js";
 import type { RetrievalEngine } from "./engine.js";
 
@@ -12,7 +12,7 @@ export interface RealProviderEngine {
 
 /**
  * The hybrid engine on a real embedding provider, when the environment configures one: an API key
- * (OPENAI_API_KEY, GEMINI_API_KEY, VOYAGE_API_KEY) or CLAW_MEMORY_BENCH_PROVIDER naming a provider
+ * (OPENAI_API_KEY, GEMINI_API_KEY, VOYAGE_API_KEY, read through core's applyEnvironment) or CLAW_MEMORY_BENCH_PROVIDER naming a provider
  * as `embedding_provider` does ("local", "custom:<url>", …). Resolution goes through core, so it
  * works for every provider package installed beside the benchmarks.
  */
@@ -21,20 +21,12 @@ export async function realProviderEngine(
   workDir: string,
   log: (message: string) => void,
 ): Promise<RealProviderEngine> {
-  const providers: Record<string, { apiKey: string }> = {};
-  for (const [name, variable] of [
-    ["openai", "OPENAI_API_KEY"],
-    ["gemini", "GEMINI_API_KEY"],
-    ["voyage", "VOYAGE_API_KEY"],
-  ] as const) {
-    const key = env[variable];
-    if (key) providers[name] = { apiKey: key };
-  }
   const explicit = env.CLAW_MEMORY_BENCH_PROVIDER;
-  if (explicit === undefined && Object.keys(providers).length === 0) return {};
+  const keyed = Object.values(applyEnvironment(parseConfig({}), env).providers).some((p) => p.apiKey);
+  if (explicit === undefined && !keyed) return {};
   let config: ReturnType<typeof parseConfig>;
   try {
-    config = parseConfig({ embeddingProvider: explicit ?? "auto", providers });
+    config = applyEnvironment(parseConfig({ embeddingProvider: explicit ?? "auto" }), env);
   } catch (error) {
     return { note: `real embedding provider not used: ${(error as Error).message}` };
   }
