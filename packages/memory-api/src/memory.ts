@@ -20,7 +20,8 @@ export interface MemoryStatus {
   missingEmbeddings: number;
   embedding: { provider: string; model: string; dimensions: number } | null;
   embeddingUnavailableReason?: string;
-  vector: "sqlite-vec" | "js" | "none";
+  /** How vectors are searched: an index extension (sqlite-vec, pgvector), in JavaScript, or not at all. */
+  vector: "sqlite-vec" | "pgvector" | "js" | "none";
   fts: boolean;
   schemaVersion: number;
   sizeBytes?: number;

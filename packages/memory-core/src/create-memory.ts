@@ -15,6 +15,7 @@ import { resolveConfig } from "./config/resolve-config.js";
 import { type ModuleImporter, resolveEmbeddingProvider } from "./embedding/resolve-provider.js";
 import { attachMemoryContext } from "./memory-context.js";
 import { NoneMemory } from "./none-memory.js";
+import { openPostgres, requirePostgresUrl } from "./open-postgres.js";
 import { SqliteMemory } from "./sqlite/sqlite-memory.js";
 
 export interface CreateMemoryOptions {
@@ -35,8 +36,9 @@ export interface CreateMemoryOptions {
 }
 
 /**
- * Resolves config and provider, runs plugins' beforeOpen, opens the store (NoneMemory with a
- * warning when SQLite cannot open, unless strict), runs afterOpen, then the optional backfill.
+ * Resolves config and provider, runs plugins' beforeOpen, opens the store — SQLite, or PostgreSQL
+ * through @claw/memory-postgres for `backend = "postgres"` (NoneMemory with a warning when it
+ * cannot open, unless strict) — runs afterOpen, then the optional backfill.
  */
 export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory> {
   const logger = options.logger ?? silentLogger;
@@ -49,12 +51,8 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
     for (const plugin of plugins) await plugin.beforeClose?.(memory, ctx);
   };
 
-  if (config.memory.backend === "postgres") {
-    throw new MemoryError(
-      "UNAVAILABLE",
-      'backend = "postgres" needs @claw/memory-postgres, which is not available yet',
-    );
-  }
+  // A missing [postgres] url is a configuration error, not an outage: never hidden behind NoneMemory.
+  if (config.memory.backend === "postgres") requirePostgresUrl(config);
   for (const plugin of plugins) await plugin.beforeOpen?.(ctx);
 
   let memory: Memory;
@@ -82,22 +80,30 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
         else logger.warn(resolved.reason);
       }
     }
+    const postgres = config.memory.backend === "postgres";
     try {
       makeWorkspace(workspaceDir);
-      memory = SqliteMemory.open({
-        path: dbPath,
+      const common = {
         settings: config.memory,
         embeddings,
         embeddingUnavailableReason,
         closeProvider: options.embeddings === undefined,
         logger,
         beforeClose,
-      });
+      };
+      memory = postgres
+        ? await openPostgres(config, {
+            ...common,
+            embeddings: embeddings ?? null,
+            importModule: options.importModule,
+          })
+        : SqliteMemory.open({ path: dbPath, ...common });
     } catch (error) {
       // A provider this function created is released with the store it was made for.
       if (options.embeddings === undefined) await embeddings?.close?.();
       if (options.strict) throw error;
-      const reason = `SQLite could not open ${dbPath} (${(error as Error).message}): running without memory (NoneMemory)`;
+      const what = postgres ? "PostgreSQL could not be opened" : `SQLite could not open ${dbPath}`;
+      const reason = `${what} (${(error as Error).message}): running without memory (NoneMemory)`;
       logger.warn(reason);
       memory = new NoneMemory(reason, beforeClose);
     }

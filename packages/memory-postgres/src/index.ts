@@ -1,2 +1,10 @@
-// @claw/memory-postgres: skeleton. Its contents arrive with the Postgres issue (#9); see ../shared/CONTRACT.md §1.
-export {};
+// @claw/memory-postgres: the claw-memory Memory on PostgreSQL + pgvector (`backend = "postgres"`).
+export { SCHEMA_VERSION } from "./db/migrations.js";
+export { openPostgresMemory } from "./open-postgres-memory.js";
+export { PostgresMemory } from "./postgres-memory.js";
+export {
+  DEFAULT_POOL_MAX,
+  DEFAULT_SCHEMA,
+  DEFAULT_TEXT_SEARCH_CONFIG,
+  type PostgresMemoryOptions,
+} from "./postgres-memory-options.js";

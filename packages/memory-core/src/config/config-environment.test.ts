@@ -21,4 +21,17 @@ describe("applyEnvironment", () => {
     expect(applyEnvironment(config, { MY_KEY: " sk-mine " }).providers.openai?.apiKey).toBe("sk-mine");
     expect(applyEnvironment(config, {}).providers.openai?.apiKey).toBeUndefined();
   });
+
+  it("CLAW_MEMORY_PG_URL overrides [postgres] url; empty counts as unset", () => {
+    const config = parseConfig({ postgres: { url: "postgres://file/claw", schema: "agents" } });
+    const applied = applyEnvironment(config, { CLAW_MEMORY_PG_URL: "postgres://env:secret@db/claw" });
+    expect(applied.postgres).toEqual({
+      url: "postgres://env:secret@db/claw",
+      schema: "agents",
+      textSearchConfig: "english",
+      poolMax: 10,
+    });
+    expect(applyEnvironment(config, { CLAW_MEMORY_PG_URL: " " }).postgres.url).toBe("postgres://file/claw");
+    expect(config.postgres.url).toBe("postgres://file/claw");
+  });
 });

@@ -8,13 +8,17 @@ export const PROVIDER_KEY_VARIABLES: Readonly<Record<string, string>> = {
   voyage: "VOYAGE_API_KEY",
 };
 
+/** The variable that overrides `[postgres] url` (a connection string holds a password, which belongs
+ *  in the environment rather than in a file). */
+export const POSTGRES_URL_VARIABLE = "CLAW_MEMORY_PG_URL";
+
 /** Variables the apps read; the libraries never look at the environment themselves. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
  * The config with the environment applied: a provider's `api_key_env` names the variable its key
  * is read from, and the standard variables (OPENAI_API_KEY, …) override the file for their
- * provider. Empty variables count as unset. Returns a new object; `config` is not changed. The apps
+ * provider, and CLAW_MEMORY_PG_URL overrides `[postgres] url`. Empty variables count as unset. Returns a new object; `config` is not changed. The apps
  * call this with `process.env`.
  */
 export function applyEnvironment(config: MemoryConfig, env: Environment): MemoryConfig {
@@ -28,5 +32,7 @@ export function applyEnvironment(config: MemoryConfig, env: Environment): Memory
     const value = read(variable);
     if (value !== undefined) providers[name] = { ...providers[name], apiKey: value };
   }
-  return { ...config, providers };
+  const postgresUrl = read(POSTGRES_URL_VARIABLE);
+  const postgres = postgresUrl === undefined ? config.postgres : { ...config.postgres, url: postgresUrl };
+  return { ...config, providers, postgres };
 }

@@ -52,6 +52,21 @@ export function envVarName() {
   return z.string(message).regex(ENV_VAR_NAME, message);
 }
 
+const SQL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** An unquoted SQL identifier (lower case letters, digits, _), optionally schema-qualified when `qualified`. */
+export function sqlName(qualified = false) {
+  const message = expected(
+    qualified
+      ? "an SQL name (lower case letters, digits and _), optionally schema.name"
+      : "an SQL name (lower case letters, digits and _)",
+  );
+  return z.string(message).refine((value) => {
+    const parts = value.split(".");
+    return (parts.length === 1 || (qualified && parts.length === 2)) && parts.every((p) => SQL_NAME.test(p));
+  }, message);
+}
+
 export function httpUrl() {
   const message = expected("an http(s) URL");
   return z.string(message).refine(isHttpUrl, message);

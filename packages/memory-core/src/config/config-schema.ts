@@ -16,6 +16,7 @@ import {
   oneOf,
   positiveInteger,
   positiveNumber,
+  sqlName,
 } from "./config-fields.js";
 
 const weight = () => numberBetween(0, 1);
@@ -172,8 +173,18 @@ const providerSettingsSchema = z.strictObject(
   expected("a table of provider settings"),
 );
 
+/** The `[postgres]` table, read when `backend = "postgres"` (the apps fill `url` from CLAW_MEMORY_PG_URL). */
 const postgresSettingsSchema = z.strictObject(
-  { url: nonEmptyString().optional() },
+  {
+    /** A libpq connection string, e.g. postgres://user:password@host:5432/claw. */
+    url: nonEmptyString().optional(),
+    /** The schema holding claw-memory's tables; created when missing. */
+    schema: sqlName().default("public"),
+    /** The language-aware text search configuration, besides 'simple' (e.g. "english", "german"). */
+    textSearchConfig: sqlName(true).default("english"),
+    /** Connections per server process. */
+    poolMax: positiveInteger().default(10),
+  },
   expected("a table of postgres settings"),
 );
 

@@ -49,7 +49,7 @@ describe("parseConfig defaults", () => {
     });
     expect(config.server).toEqual({ host: "127.0.0.1", port: 7878, bodyLimitBytes: 1048576, tokens: [] });
     expect(config.providers).toEqual({});
-    expect(config.postgres).toEqual({});
+    expect(config.postgres).toEqual({ schema: "public", textSearchConfig: "english", poolMax: 10 });
   });
 
   it("leaves the settings whose absence means something undefined", () => {

@@ -1,7 +1,12 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
-import { raceAbort } from "../embedding/race-abort.js";
+import {
+  clipText,
+  maxInputChars,
+  requestEmbeddings,
+  tokenBudgetBatches,
+} from "../embedding/provider-request.js";
 import { type RetryPolicy, withRetries } from "../embedding/retry-policy.js";
 import { float32ToBlob } from "../recall/vector-math.js";
 import { contentHash } from "./content-hash.js";
@@ -33,8 +38,6 @@ export interface EmbeddingPipelineOptions {
   /** Called after vectors were written (the hot cache must forget results). */
   onWrite: () => void;
 }
-
-const CHARS_PER_TOKEN = 4;
 
 /**
  * Computes document vectors (cache first, then the provider in token-bounded batches) and writes
@@ -181,30 +184,20 @@ export class EmbeddingPipeline {
     return first;
   }
 
-  private *batches(jobs: readonly EmbedJob[]): Generator<EmbedJob[]> {
-    const maxCount = Math.max(1, this.options.provider.maxBatchSize ?? 64);
-    let batch: EmbedJob[] = [];
-    let tokens = 0;
-    for (const job of jobs) {
-      const cost = Math.ceil(Math.min(job.content.length, this.maxChars()) / CHARS_PER_TOKEN);
-      if (batch.length > 0 && (batch.length >= maxCount || tokens + cost > this.options.batchTokens)) {
-        yield batch;
-        batch = [];
-        tokens = 0;
-      }
-      batch.push(job);
-      tokens += cost;
-    }
-    if (batch.length > 0) yield batch;
+  private batches(jobs: readonly EmbedJob[]): Generator<EmbedJob[]> {
+    return tokenBudgetBatches(jobs, {
+      maxCount: this.options.provider.maxBatchSize ?? 64,
+      batchTokens: this.options.batchTokens,
+      maxChars: this.maxChars(),
+    });
   }
 
   private maxChars(): number {
-    const tokens = this.options.provider.maxInputTokens ?? this.options.batchTokens;
-    return tokens * CHARS_PER_TOKEN;
+    return maxInputChars(this.options.provider, this.options.batchTokens);
   }
 
   private clip(text: string): string {
-    return text.length > this.maxChars() ? text.slice(0, this.maxChars()) : text;
+    return clipText(text, this.maxChars());
   }
 
   /**
@@ -308,43 +301,7 @@ export class EmbeddingPipeline {
     return written;
   }
 
-  private async callProvider(
-    texts: string[],
-    purpose: "query" | "document",
-    signal?: AbortSignal,
-  ): Promise<Float32Array[]> {
-    const { provider, timeoutMs } = this.options;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let vectors: Float32Array[];
-    try {
-      vectors = await raceAbort(provider.embed(texts, { purpose, signal: combined }), combined);
-    } catch (error) {
-      if (timeout.aborted) {
-        throw new MemoryError(
-          "TIMEOUT",
-          `embedding provider ${provider.id} did not answer within ${timeoutMs} ms`,
-          {
-            cause: error,
-          },
-        );
-      }
-      throw error;
-    }
-    if (vectors.length !== texts.length) {
-      throw new MemoryError(
-        "PROVIDER",
-        `embedding provider ${provider.id} returned ${vectors.length} vectors for ${texts.length} texts`,
-      );
-    }
-    for (const vector of vectors) {
-      if (vector.length !== provider.dimensions) {
-        throw new MemoryError(
-          "PROVIDER",
-          `embedding provider ${provider.id} returned ${vector.length} dimensions, expected ${provider.dimensions}`,
-        );
-      }
-    }
-    return vectors;
+  private callProvider(texts: string[], purpose: "query" | "document", signal?: AbortSignal) {
+    return requestEmbeddings(this.options.provider, texts, purpose, this.options.timeoutMs, signal);
   }
 }

@@ -1,4 +1,5 @@
 import { bm25ToScore } from "../recall/keyword-score.js";
+import { byCoverage } from "../recall/term-coverage.js";
 import { buildFtsQuery, ftsTermsOf } from "../text/fts-query.js";
 import { extractLikeKeywords, likePattern } from "../text/like-keywords.js";
 import { type EntryFilter, filterSql } from "./entry-filter.js";
@@ -35,33 +36,6 @@ export function keywordSearch(
     if (known === undefined || known.score < hit.score) byRid.set(hit.row.rid, hit);
   }
   return byCoverage([...byRid.values()], terms).slice(0, limit);
-}
-
-/** Tuned on LoCoMo (dev): 0.75 keeps most of the MRR gain of a linear factor and more recall@10. */
-const COVERAGE_EXPONENT = 0.75;
-
-/**
- * BM25 sums per-term scores, so one rare word repeated in a short entry can outrank an entry that
- * contains most of the question. Scaling by the share of distinct query terms present favours
- * entries that answer more of it.
- */
-function byCoverage(hits: KeywordHit[], terms: readonly string[]): KeywordHit[] {
-  if (terms.length < 2) return hits;
-  return hits
-    .map((hit) => {
-      return { row: hit.row, score: hit.score * termCoverage(hit.row, terms) ** COVERAGE_EXPONENT };
-    })
-    .sort((a, b) => b.score - a.score || a.row.rid - b.row.rid);
-}
-
-/**
- * The share of `terms` present in an entry's key or content. A substring test: cheap, and a
- * stemmed variant ("runs" for "running") counts as absent, which only ever lowers the share.
- */
-export function termCoverage(row: Pick<MemoryRow, "key" | "content">, terms: readonly string[]): number {
-  if (terms.length === 0) return 0;
-  const text = `${row.key}\n${row.content}`.normalize("NFKC").toLowerCase();
-  return terms.filter((t) => text.includes(t)).length / terms.length;
 }
 
 /** The FTS top-N taken before joining and filtering: N = max(limit × 4, FTS_DEPTH_MIN). */

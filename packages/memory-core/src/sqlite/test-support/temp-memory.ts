@@ -37,49 +37,5 @@ export function openTestMemory(options: TestMemoryOptions = {}): SqliteMemory {
   return memory;
 }
 
-/** A logger that keeps what it was told, for asserting on warnings. */
-export function capturingLogger(): Logger & { warnings: string[] } {
-  const warnings: string[] = [];
-  return {
-    warnings,
-    debug() {},
-    info() {},
-    warn(message) {
-      warnings.push(message);
-    },
-    error(message) {
-      warnings.push(message);
-    },
-  };
-}
-
-/** Wraps a provider to count calls by purpose and optionally hold them until released. */
-export function countingProvider(inner: EmbeddingProvider) {
-  const calls = { query: 0, document: 0, texts: 0 };
-  let gate: Promise<void> | null = null;
-  let release: () => void = () => {};
-  const provider: EmbeddingProvider = {
-    id: inner.id,
-    model: inner.model,
-    dimensions: inner.dimensions,
-    async embed(texts, options) {
-      calls[options?.purpose ?? "document"]++;
-      calls.texts += texts.length;
-      if (gate !== null) await gate;
-      return inner.embed(texts, options);
-    },
-  };
-  return {
-    provider,
-    calls,
-    hold() {
-      gate = new Promise((resolve) => {
-        release = () => {
-          gate = null;
-          resolve();
-        };
-      });
-    },
-    release: () => release(),
-  };
-}
+// Shared with every backend's contract tests.
+export { capturingLogger, countingProvider } from "../../testkit/contract-harness.js";

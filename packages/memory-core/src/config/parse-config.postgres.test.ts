@@ -1,0 +1,38 @@
+import { isMemoryError } from "@claw/memory-api";
+import { describe, expect, it } from "vitest";
+import { loadConfigFromToml } from "./load-config.js";
+import { thrownBy } from "./test-support/config-test-helpers.js";
+
+describe("[postgres]", () => {
+  it("takes url, schema, text_search_config and pool_max", () => {
+    const config = loadConfigFromToml(
+      [
+        "[memory]",
+        'backend = "postgres"',
+        "[postgres]",
+        'url = "postgres://claw@db.internal:5432/claw"',
+        'schema = "agents"',
+        'text_search_config = "pg_catalog.german"',
+        "pool_max = 4",
+      ].join("\n"),
+    );
+    expect(config.memory.backend).toBe("postgres");
+    expect(config.postgres).toEqual({
+      url: "postgres://claw@db.internal:5432/claw",
+      schema: "agents",
+      textSearchConfig: "pg_catalog.german",
+      poolMax: 4,
+    });
+  });
+
+  it.each([
+    ['schema = "Agents"', "postgres.schema"],
+    ['schema = "a.b"', "postgres.schema"],
+    ['text_search_config = "english; drop table x"', "postgres.text_search_config"],
+    ["pool_max = 0", "postgres.pool_max"],
+  ])("refuses %s, naming the key", (line, key) => {
+    const error = thrownBy(() => loadConfigFromToml(`[postgres]\n${line}\n`));
+    expect(isMemoryError(error, "INVALID_INPUT")).toBe(true);
+    expect(error.message).toContain(key);
+  });
+});

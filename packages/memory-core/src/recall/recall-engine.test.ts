@@ -1,0 +1,230 @@
+import { MemoryError } from "@claw/memory-api";
+import { describe, expect, it } from "vitest";
+import {
+  type RecallEngineDeps,
+  type RecallRow,
+  type RecallSource,
+  runRecallEngine,
+  type ScoredRow,
+} from "./recall-engine.js";
+
+const NOW = new Date("2026-01-15T00:00:00.000Z");
+
+function row(rid: number, content: string, extra: Partial<RecallRow> = {}): RecallRow {
+  return { rid, key: `k${rid}`, content, category: "core", updated_at: NOW.toISOString(), ...extra };
+}
+
+/** A store whose searches answer from fixed lists, recording what the engine asked for. */
+function fakeSource(
+  options: {
+    keyword?: ScoredRow<RecallRow>[];
+    vector?: Array<{ rid: number; similarity: number }>;
+    rows?: RecallRow[];
+    like?: ScoredRow<RecallRow>[];
+    embed?: ((query: string) => Promise<Float32Array>) | null;
+  } = {},
+) {
+  const calls: string[] = [];
+  const all = new Map((options.rows ?? []).map((r) => [r.rid, r]));
+  const source: RecallSource<RecallRow> = {
+    mostRecent: (limit) => {
+      calls.push(`recent:${limit}`);
+      return [...all.values()].slice(0, limit);
+    },
+    keyword: (_query, depth) => {
+      calls.push(`keyword:${depth}`);
+      return options.keyword ?? [];
+    },
+    embedQuery:
+      options.embed === null
+        ? null
+        : async (query) => {
+            calls.push("embed");
+            return options.embed ? options.embed(query) : new Float32Array([1, 0]);
+          },
+    vector: () => {
+      calls.push("vector");
+      return options.vector ?? [];
+    },
+    rows: (rids) => {
+      calls.push(`rows:${rids.join(",")}`);
+      return rids.flatMap((rid) => all.get(rid) ?? []);
+    },
+    like: () => {
+      calls.push("like");
+      return options.like ?? [];
+    },
+  };
+  return { source, calls };
+}
+
+function deps(settings: Partial<RecallEngineDeps["settings"]> = {}) {
+  const warnings: string[] = [];
+  const value: RecallEngineDeps = {
+    settings: {
+      mergeStrategy: { kind: "rrf", k: 60 },
+      ftsEarlyReturnScore: 0.85,
+      decayHalfLifeDays: 7,
+      mmrEnabled: false,
+      mmrLambda: 0.7,
+      ...settings,
+    },
+    now: () => NOW,
+    warnOnce: (reason) => warnings.push(reason),
+  };
+  return { value, warnings };
+}
+
+const keysOf = (rows: ReadonlyArray<{ row: RecallRow }>) => rows.map((r) => r.row.key);
+
+describe("runRecallEngine", () => {
+  it('answers "" and "*" with the most recent rows, unscored', async () => {
+    const { source, calls } = fakeSource({ rows: [row(1, "a"), row(2, "b")] });
+    for (const query of ["", "  *  "]) {
+      const found = await runRecallEngine(source, deps().value, { query, limit: 1, mode: "hybrid" });
+      expect(found).toEqual([{ row: row(1, "a") }]);
+    }
+    expect(calls).toEqual(["recent:1", "recent:1"]);
+  });
+
+  it("runs keyword-only when the store has no provider, whatever the mode", async () => {
+    const hit = row(1, "tea");
+    const { source, calls } = fakeSource({ keyword: [{ row: hit, score: 3 }], embed: null });
+    const found = await runRecallEngine(source, deps().value, { query: "tea", limit: 5, mode: "embedding" });
+    expect(found).toEqual([{ row: hit, score: 0.75 }]);
+    expect(calls).toEqual(["keyword:40"]);
+  });
+
+  it("skips the vector stage when the best keyword hit is strong and covers every term", async () => {
+    const strong = { row: row(1, "green tea"), score: 9 };
+    const { source, calls } = fakeSource({ keyword: [strong] });
+    await runRecallEngine(source, deps().value, { query: "green tea", limit: 5, mode: "hybrid" });
+    expect(calls).toEqual(["keyword:40"]);
+    const partial = fakeSource({ keyword: [strong] });
+    await runRecallEngine(partial.source, deps().value, { query: "green coffee", limit: 5, mode: "hybrid" });
+    expect(partial.calls).toEqual(["keyword:40", "embed", "vector"]);
+  });
+
+  it("fuses keyword and vector ranks with RRF, loading rows only the vector stage found", async () => {
+    const a = row(1, "alpha");
+    const b = row(2, "beta");
+    const { source, calls } = fakeSource({
+      keyword: [{ row: a, score: 1 }],
+      vector: [
+        { rid: 2, similarity: 0.9 },
+        { rid: 1, similarity: 0.8 },
+      ],
+      rows: [a, b],
+    });
+    const found = await runRecallEngine(source, deps().value, { query: "alpha", limit: 5, mode: "hybrid" });
+    expect(keysOf(found)).toEqual(["k1", "k2"]);
+    expect(found[0]?.score).toBeCloseTo(1 / 61 + 1 / 62, 12);
+    expect(found[1]?.score).toBeCloseTo(1 / 61, 12);
+    expect(calls).toContain("rows:2");
+  });
+
+  it("uses the weighted merge when configured", async () => {
+    const a = row(1, "alpha");
+    const { source } = fakeSource({
+      keyword: [{ row: a, score: 2 }],
+      vector: [{ rid: 1, similarity: 0.5 }],
+      rows: [a],
+    });
+    const settings = { mergeStrategy: { kind: "weighted", vectorWeight: 0.7, keywordWeight: 0.3 } as const };
+    const found = await runRecallEngine(source, deps(settings).value, {
+      query: "alpha",
+      limit: 5,
+      mode: "hybrid",
+    });
+    expect(found[0]?.score).toBeCloseTo(0.7 * 0.5 + 0.3 * 1, 12);
+  });
+
+  it("degrades to bm25 when the query cannot be embedded, warning once per reason", async () => {
+    const hit = row(1, "tea");
+    const failing = async () => {
+      throw new MemoryError("TIMEOUT", "slow");
+    };
+    const { source } = fakeSource({ keyword: [{ row: hit, score: 1 }], embed: failing });
+    const { value, warnings } = deps();
+    const found = await runRecallEngine(source, value, { query: "tea", limit: 5, mode: "embedding" });
+    expect(found).toEqual([{ row: hit, score: 0.5 }]);
+    expect(warnings).toEqual(["query embedding failed: this recall degrades to bm25"]);
+  });
+
+  it("rethrows when the caller aborted", async () => {
+    const controller = new AbortController();
+    const reason = new Error("stop");
+    const { source } = fakeSource({
+      embed: async () => {
+        controller.abort(reason);
+        throw new Error("aborted");
+      },
+    });
+    const outcome = runRecallEngine(source, deps().value, {
+      query: "tea",
+      limit: 5,
+      mode: "embedding",
+      signal: controller.signal,
+    });
+    await expect(outcome).rejects.toBe(reason);
+  });
+
+  it("halves a non-core score every half-life and leaves core alone", async () => {
+    const old = { updated_at: "2026-01-08T00:00:00.000Z" };
+    const daily = row(1, "tea", { ...old, category: "daily" });
+    const core = row(2, "tea", old);
+    const { source } = fakeSource({
+      keyword: [
+        { row: daily, score: 1 },
+        { row: core, score: 1 },
+      ],
+    });
+    const found = await runRecallEngine(source, deps().value, { query: "tea", limit: 5, mode: "bm25" });
+    expect(found).toEqual([
+      { row: core, score: 0.5 },
+      { row: daily, score: 0.25 },
+    ]);
+  });
+
+  it("applies minScore, then the limit", async () => {
+    const hits = [3, 2, 1, 0.1].map((score, i) => ({ row: row(i + 1, "tea"), score }));
+    const { source } = fakeSource({ keyword: hits });
+    const found = await runRecallEngine(source, deps().value, {
+      query: "tea",
+      limit: 2,
+      mode: "bm25",
+      minScore: 0.5,
+    });
+    expect(found.map((f) => f.score)).toEqual([0.75, 2 / 3]);
+  });
+
+  it("falls back to LIKE only when ranked search found nothing and the mode is not bm25", async () => {
+    const likeHit = { row: row(9, "teapot"), score: 1 };
+    const hybrid = fakeSource({ like: [likeHit] });
+    expect(
+      await runRecallEngine(hybrid.source, deps().value, { query: "tea", limit: 5, mode: "hybrid" }),
+    ).toEqual([likeHit]);
+    expect(hybrid.calls).toEqual(["keyword:40", "embed", "vector", "like"]);
+    const bm25 = fakeSource({ like: [likeHit] });
+    expect(
+      await runRecallEngine(bm25.source, deps().value, { query: "tea", limit: 5, mode: "bm25" }),
+    ).toEqual([]);
+    expect(bm25.calls).toEqual(["keyword:40"]);
+  });
+
+  it("with MMR, a near-duplicate loses to a different entry", async () => {
+    const hits = [
+      { row: row(1, "red apples and pears"), score: 3 },
+      { row: row(2, "red apples and pears too"), score: 2.9 },
+      { row: row(3, "blue sky"), score: 2.5 },
+    ];
+    const { source } = fakeSource({ keyword: hits });
+    const settings = { mmrEnabled: true, mmrLambda: 0.5 };
+    const found = await runRecallEngine(source, deps(settings).value, {
+      query: "apples sky",
+      limit: 2,
+      mode: "bm25",
+    });
+    expect(keysOf(found)).toEqual(["k1", "k3"]);
+  });
+});

@@ -1,0 +1,199 @@
+// The recall pipeline's stages and their order, for every backend: a store supplies the searches
+// (RecallSource) and this decides how their results become one ranked list.
+import type { MergeStrategy, SearchMode } from "@claw/memory-api";
+import { isMemoryError } from "@claw/memory-api";
+import { ageInDays, decayFor } from "../text/decay.js";
+import { ftsTermsOf } from "../text/fts-query.js";
+import { jaccardSimilarity, tokenSet } from "../text/jaccard.js";
+import { strengthOf } from "./keyword-score.js";
+import { mmrRerank } from "./mmr.js";
+import { rrfMerge } from "./rrf-merge.js";
+import { termCoverage } from "./term-coverage.js";
+import { weightedMerge } from "./weighted-merge.js";
+
+/** The fields of a stored entry the pipeline reads; `rid` identifies it within its store. */
+export interface RecallRow {
+  rid: number;
+  key: string;
+  content: string;
+  category: string;
+  /** RFC 3339. */
+  updated_at: string;
+}
+
+export interface ScoredRow<R extends RecallRow> {
+  row: R;
+  /** Higher is better: a BM25-like magnitude for keyword hits, the share of keywords for LIKE. */
+  score: number;
+}
+
+/** A recalled row; `score` is absent for the most recent entries (`""` and `"*"` queries). */
+export interface RecalledRow<R extends RecallRow> {
+  row: R;
+  score?: number;
+}
+
+export interface VectorHit {
+  rid: number;
+  /** Cosine similarity. */
+  similarity: number;
+}
+
+/**
+ * The searches one store runs for one recall, already bound to its filter (namespace, session,
+ * dates, categories, superseded) and to whether rows carry their vectors.
+ */
+export interface RecallSource<R extends RecallRow> {
+  /** Newest first (`""` and `"*"` queries). */
+  mostRecent(limit: number): Promise<R[]> | R[];
+  /** Ranked keyword hits, best first, session neighbours included. */
+  keyword(query: string, depth: number): Promise<ScoredRow<R>[]> | ScoredRow<R>[];
+  /** The query's vector; null when the store has no provider (keyword-only). */
+  embedQuery: ((query: string, signal?: AbortSignal) => Promise<Float32Array>) | null;
+  /** Nearest stored vectors, best first. */
+  vector(queryVector: Float32Array, depth: number): Promise<VectorHit[]> | VectorHit[];
+  /** Rows by rid (vector hits the keyword stage did not return). */
+  rows(rids: readonly number[]): Promise<R[]> | R[];
+  /** Substring fallback when ranked search found nothing. */
+  like(query: string, limit: number): Promise<ScoredRow<R>[]> | ScoredRow<R>[];
+}
+
+export interface RecallEngineSettings {
+  mergeStrategy: MergeStrategy;
+  ftsEarlyReturnScore: number;
+  decayHalfLifeDays: number;
+  mmrEnabled: boolean;
+  mmrLambda: number;
+}
+
+export interface RecallEngineRequest {
+  query: string;
+  limit: number;
+  mode: SearchMode;
+  minScore?: number;
+  signal?: AbortSignal;
+}
+
+export interface RecallEngineDeps {
+  settings: RecallEngineSettings;
+  now: () => Date;
+  /** Logs a degradation once per reason, not once per query. */
+  warnOnce: (reason: string, data?: Record<string, unknown>) => void;
+}
+
+/**
+ * BM25 → vector → merge (RRF or weighted) → decay → optional MMR → minScore → limit, with the
+ * early return on a strong keyword hit, degradation to BM25 when the query cannot be embedded,
+ * and the LIKE fallback when ranked search finds nothing.
+ */
+export async function runRecallEngine<R extends RecallRow>(
+  source: RecallSource<R>,
+  deps: RecallEngineDeps,
+  request: RecallEngineRequest,
+): Promise<RecalledRow<R>[]> {
+  const { limit } = request;
+  const query = request.query.trim();
+  if (query === "" || query === "*") {
+    return (await source.mostRecent(limit)).map((row) => ({ row }));
+  }
+  const depth = Math.max(limit * 4, 40);
+  let mode = request.mode;
+  // Keyword-only is a supported mode; the store already said once why there is no provider.
+  if (mode !== "bm25" && source.embedQuery === null) mode = "bm25";
+
+  let keyword: ScoredRow<R>[] = mode === "embedding" ? [] : await source.keyword(query, depth);
+  let vector: VectorHit[] = [];
+  const skipVector = mode === "hybrid" && earlyReturn(keyword, query, deps.settings.ftsEarlyReturnScore);
+  if ((mode === "hybrid" && !skipVector) || mode === "embedding") {
+    try {
+      const embed = source.embedQuery as (query: string, signal?: AbortSignal) => Promise<Float32Array>;
+      vector = await source.vector(await embed(query, request.signal), depth);
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason ?? error;
+      deps.warnOnce("query embedding failed: this recall degrades to bm25", {
+        error: (error as Error).message,
+        code: isMemoryError(error) ? error.code : undefined,
+      });
+      if (mode === "embedding") keyword = await source.keyword(query, depth);
+      mode = "bm25";
+    }
+  }
+
+  let scored = await merge(source, deps.settings.mergeStrategy, mode, keyword, vector);
+  scored = decay(deps, scored);
+  if (deps.settings.mmrEnabled) scored = diversify(scored, deps.settings.mmrLambda, limit);
+  const foundAny = scored.length > 0;
+  const minScore = request.minScore;
+  if (minScore !== undefined) scored = scored.filter((s) => s.score >= minScore);
+  let top = scored.slice(0, limit);
+
+  if (!foundAny && request.mode !== "bm25") {
+    top = decay(deps, await source.like(query, limit));
+    if (minScore !== undefined) top = top.filter((s) => s.score >= minScore);
+  }
+  return top;
+}
+
+/** Skip the vector stage when the best keyword hit is strong and covers every query term. */
+function earlyReturn(keyword: readonly ScoredRow<RecallRow>[], query: string, threshold: number): boolean {
+  const top = keyword[0];
+  if (top === undefined || threshold >= 1) return false;
+  return strengthOf(top.score) * termCoverage(top.row, ftsTermsOf(query)) >= threshold;
+}
+
+async function merge<R extends RecallRow>(
+  source: RecallSource<R>,
+  strategy: MergeStrategy,
+  mode: SearchMode,
+  keyword: readonly ScoredRow<R>[],
+  vector: readonly VectorHit[],
+): Promise<ScoredRow<R>[]> {
+  if (mode === "bm25") return keyword.map((h) => ({ row: h.row, score: strengthOf(h.score) }));
+  const rows = new Map(keyword.map((h) => [h.row.rid, h.row]));
+  const missing = vector.filter((v) => !rows.has(v.rid)).map((v) => v.rid);
+  if (missing.length > 0) for (const row of await source.rows(missing)) rows.set(row.rid, row);
+  if (mode === "embedding") {
+    return vector.flatMap((v) => {
+      const row = rows.get(v.rid);
+      return row === undefined ? [] : [{ row, score: v.similarity }];
+    });
+  }
+  const merged =
+    strategy.kind === "rrf"
+      ? rrfMerge([keyword.map((h) => String(h.row.rid)), vector.map((v) => String(v.rid))], strategy.k)
+      : weightedMerge(
+          vector.map((v) => ({ id: String(v.rid), score: v.similarity })),
+          keyword.map((h) => ({ id: String(h.row.rid), score: h.score })),
+          strategy,
+        );
+  return merged.flatMap((m) => {
+    const row = rows.get(Number(m.id));
+    return row === undefined ? [] : [{ row, score: m.score }];
+  });
+}
+
+/** Time decay for everything but core entries, then best first (ties by rid). */
+function decay<R extends RecallRow>(deps: RecallEngineDeps, scored: readonly ScoredRow<R>[]): ScoredRow<R>[] {
+  const now = deps.now();
+  const halfLife = deps.settings.decayHalfLifeDays;
+  return scored
+    .map((s) => ({
+      row: s.row,
+      score: decayFor(s.row.category, s.score, ageInDays(s.row.updated_at, now), halfLife),
+    }))
+    .sort((a, b) => b.score - a.score || a.row.rid - b.row.rid);
+}
+
+function diversify<R extends RecallRow>(
+  scored: readonly ScoredRow<R>[],
+  lambda: number,
+  limit: number,
+): ScoredRow<R>[] {
+  const tokens = new Map(scored.map((s) => [s.row.rid, tokenSet(s.row.content)]));
+  return mmrRerank(scored, {
+    lambda,
+    limit: Math.min(limit, scored.length),
+    score: (s) => s.score,
+    similarity: (a, b) => jaccardSimilarity(tokens.get(a.row.rid) ?? [], tokens.get(b.row.rid) ?? []),
+  });
+}

@@ -1,0 +1,12 @@
+// @claw/memory-core/testkit: the contract suite every Memory backend runs (tests only; needs vitest).
+export {
+  type ContractMemoryOptions,
+  capturingLogger,
+  countingProvider,
+  expectInvalid,
+  keysOf,
+  type MemoryContractHarness,
+  manualClock,
+  openContractMemory,
+} from "./contract-harness.js";
+export { describeMemoryContract } from "./memory-contract.js";

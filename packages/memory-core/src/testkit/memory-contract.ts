@@ -1,0 +1,21 @@
+import { describe } from "vitest";
+import type { MemoryContractHarness } from "./contract-harness.js";
+import { describeImportExportContract } from "./contract-import-export.js";
+import { describeLifecycleContract } from "./contract-lifecycle.js";
+import { describeRecallContract } from "./contract-recall.js";
+import { describeStoreContract } from "./contract-store.js";
+import { describeVectorContract } from "./contract-vectors.js";
+
+/**
+ * The behaviour every `Memory` backend must show (CONTRACT.md §2–§3), as one vitest suite. A backend
+ * runs it with a harness that opens fresh stores: `describeMemoryContract({ backend, open, … })`.
+ */
+export function describeMemoryContract(harness: MemoryContractHarness): void {
+  describe(`Memory contract: ${harness.backend}`, () => {
+    describeStoreContract(harness);
+    describeRecallContract(harness);
+    describeImportExportContract(harness);
+    describeVectorContract(harness);
+    describeLifecycleContract(harness);
+  });
+}

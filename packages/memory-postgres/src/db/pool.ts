@@ -1,0 +1,84 @@
+// The connection pool and how its failures become MemoryErrors.
+import { isMemoryError, MemoryError } from "@claw/memory-api";
+import pg from "pg";
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+/** Anything that runs a query: the pool, or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, "query">;
+
+const INT8 = 20;
+const TIMESTAMPTZ = 1184;
+const parseTimestamp = pg.types.getTypeParser(TIMESTAMPTZ);
+
+/**
+ * Row ids (bigint) come back as numbers (they stay far below 2^53) and timestamps as RFC 3339
+ * UTC strings with milliseconds, the form entries carry, whatever the session's time zone.
+ */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === INT8) return (value: string) => Number(value);
+    if (oid === TIMESTAMPTZ) return (value: string) => (parseTimestamp(value) as Date).toISOString();
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+export interface PoolOptions {
+  connectionString: string;
+  max: number;
+  /** How long to wait for a connection (ms). */
+  connectionTimeoutMillis?: number;
+}
+
+export function createPool(options: PoolOptions): Pool {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    application_name: "claw-memory",
+  });
+  // An idle client that loses its connection emits on the pool; without a listener Node would
+  // crash. The pool replaces the client; the next query reports any lasting failure.
+  pool.on("error", () => {});
+  return pool;
+}
+
+/**
+ * `target` with this package's type parsing on every query, whoever configured the pool: a pool
+ * the caller passes in keeps its own parsers for its other users.
+ */
+export function typed<T extends Pick<pg.Pool, "query">>(target: T): Queryable {
+  return {
+    query: ((text: string, values?: unknown[]) =>
+      target.query({ text, values, types })) as Queryable["query"],
+  };
+}
+
+/** SQLSTATEs after which the same call may succeed: serialization failure, deadlock, connection loss. */
+const RETRYABLE = new Set(["40001", "40P01", "57P01", "08000", "08003", "08006", "53300"]);
+
+/** A database failure as a STORAGE MemoryError (MemoryErrors and aborts pass through). */
+export function storageError(error: unknown, what = "storage failure"): unknown {
+  if (isMemoryError(error) || (error as Error)?.name === "AbortError") return error;
+  const code = (error as { code?: string }).code;
+  return new MemoryError("STORAGE", `${what}: ${(error as Error).message}`, {
+    cause: error,
+    retryable: code !== undefined && (RETRYABLE.has(code) || code.startsWith("08")),
+  });
+}
+
+/** Runs `fn` in one transaction on one client; rolls back when it throws. */
+export async function inTransaction<T>(pool: Pool, fn: (client: Queryable) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn(typed(client));
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

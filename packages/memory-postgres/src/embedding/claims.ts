@@ -1,0 +1,76 @@
+import type { Queryable } from "../db/pool.js";
+import type { SqlNames } from "../db/sql-names.js";
+
+/** A row claimed for embedding, with the content it holds now (which may be newer than a job's). */
+export interface ClaimedRow {
+  rid: number;
+  hash: string;
+  content: string;
+}
+
+/**
+ * Claims rows that still lack a vector for `leaseMs` (database clock), skipping rows another
+ * server is claiming or writing (FOR UPDATE SKIP LOCKED) and rows under a live lease: two servers
+ * never embed the same row at once. A lease that runs out (a server died) frees the row again.
+ * `rids` = these rows only (deferred jobs); null = any, in rid order (backfill).
+ */
+export async function claimRows(
+  db: Queryable,
+  names: SqlNames,
+  rids: readonly number[] | null,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedRow[]> {
+  const which = rids === null ? "" : "AND rid = ANY($3::bigint[])";
+  const { rows } = await db.query<ClaimedRow>(
+    `UPDATE ${names.memories} m SET embed_claimed_until = now() + make_interval(secs => $2 / 1000.0)
+     WHERE m.rid IN (
+       SELECT rid FROM ${names.memories}
+       WHERE embedding IS NULL AND (embed_claimed_until IS NULL OR embed_claimed_until < now()) ${which}
+       ORDER BY rid LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING m.rid, m.content_hash AS hash, m.content`,
+    rids === null ? [limit, leaseMs] : [limit, leaseMs, rids],
+  );
+  return rows.sort((a, b) => a.rid - b.rid);
+}
+
+/**
+ * Writes vectors under the content-hash guard: a row whose content changed since it was claimed
+ * keeps waiting for its newer job instead of receiving a vector of text it no longer holds.
+ * Returns how many rows received a vector.
+ */
+export async function writeVectors(
+  db: Queryable,
+  names: SqlNames,
+  vectors: ReadonlyArray<{ rid: number; hash: string; vector: Float32Array }>,
+): Promise<number> {
+  if (vectors.length === 0) return 0;
+  const result = await db.query(
+    `UPDATE ${names.memories} m
+     SET embedding = v.embedding::real[], embedding_hash = v.hash, embed_claimed_until = NULL
+     FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(rid, hash, embedding)
+     WHERE m.rid = v.rid AND m.content_hash = v.hash`,
+    [
+      vectors.map((v) => v.rid),
+      vectors.map((v) => v.hash),
+      vectors.map((v) => `{${Array.from(v.vector).join(",")}}`),
+    ],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** Gives up claims after a failure, so another server or a backfill can take the rows at once.
+ *  Only rows whose content is still the claimed one: those nobody else can have claimed since. */
+export async function releaseClaims(
+  db: Queryable,
+  names: SqlNames,
+  claimed: readonly ClaimedRow[],
+): Promise<void> {
+  if (claimed.length === 0) return;
+  await db.query(
+    `UPDATE ${names.memories} m SET embed_claimed_until = NULL
+     FROM unnest($1::bigint[], $2::text[]) AS c(rid, hash)
+     WHERE m.rid = c.rid AND m.content_hash = c.hash AND m.embedding IS NULL`,
+    [claimed.map((c) => c.rid), claimed.map((c) => c.hash)],
+  );
+}

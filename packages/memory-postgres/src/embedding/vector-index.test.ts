@@ -1,0 +1,87 @@
+import { createHashingEmbeddingProvider } from "@claw/memory-core";
+import { capturingLogger } from "@claw/memory-core/testkit";
+import { describe, expect, it } from "vitest";
+import { heldProvider } from "../test-support/held-provider.js";
+import { forEachTestDatabase } from "../test-support/test-database.js";
+import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
+
+const hashing = (dimensions: number) => createHashingEmbeddingProvider({ dimensions });
+
+forEachTestDatabase((database) => {
+  async function hnswIndexes(schema: string): Promise<string[]> {
+    const { rows } = await database().query(
+      "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'claw_memories_hnsw_%' ORDER BY 1",
+      [schema],
+    );
+    return rows.map((r) => r.indexname as string);
+  }
+
+  describe("vector search", () => {
+    it("with pgvector: an HNSW index for the provider's dimensions, replaced when they change", async (ctx) => {
+      if (!database().pgvector) ctx.skip();
+      const first = await openTestMemory(database(), { embeddings: hashing(16) });
+      const schema = schemaOf(first);
+      expect(await hnswIndexes(schema)).toEqual(["claw_memories_hnsw_16"]);
+      expect((await first.status()).vector).toBe("pgvector");
+      await first.close();
+      await openTestMemory(database(), { embeddings: hashing(24), schema });
+      expect(await hnswIndexes(schema)).toEqual(["claw_memories_hnsw_24"]);
+    });
+
+    it("with pgvector: the nearest-neighbour query can use the index", async (ctx) => {
+      if (!database().pgvector) ctx.skip();
+      const memory = await openTestMemory(database(), { embeddings: hashing(16) });
+      const schema = schemaOf(memory);
+      const vector = `[${Array.from({ length: 16 }, (_, i) => (i === 0 ? 1 : 0)).join(",")}]`;
+      const plan = await database().script(
+        `BEGIN; SET LOCAL enable_seqscan = off;
+         EXPLAIN SELECT m.rid FROM "${schema}".claw_memories m WHERE array_length(m.embedding, 1) = 16
+           ORDER BY (m.embedding::vector(16) <=> '${vector}'::vector(16)) LIMIT 5;`,
+      );
+      await database().script("COMMIT");
+      expect(plan.map((r) => String(r["QUERY PLAN"])).join("\n")).toContain(
+        "Index Scan using claw_memories_hnsw_16",
+      );
+    });
+
+    it("without pgvector: vectors are compared in JavaScript and status says why", async (ctx) => {
+      if (database().pgvector) ctx.skip();
+      const memory = await openTestMemory(database(), { embeddings: hashing(16) });
+      await memory.store("a", "tomatoes against the south wall");
+      await memory.flush();
+      const status = await memory.status();
+      expect(status.vector).toBe("js");
+      expect(status.warnings?.[0]).toMatch(/^pgvector is not installed/);
+      expect((await memory.recall("tomatoes wall", { mode: "embedding" }))[0]?.key).toBe("a");
+    });
+
+    it("keyword-only stores never need pgvector", async () => {
+      const memory = await openTestMemory(database());
+      expect((await memory.status()).vector).toBe("none");
+      expect(await hnswIndexes(schemaOf(memory))).toEqual([]);
+    });
+  });
+
+  describe("close with embeddings in flight", () => {
+    it("gives up after close_timeout_ms, warns, and frees the claimed rows for the next server", async () => {
+      const held = heldProvider(hashing(16));
+      const logger = capturingLogger();
+      const first = await openTestMemory(database(), {
+        embeddings: held.provider,
+        logger,
+        settings: { closeTimeoutMs: 20 },
+      });
+      await first.store("k", "waiting for a vector");
+      await held.started;
+      await first.close();
+      expect(logger.warnings).toEqual([
+        "closing with embeddings still pending; backfill will embed them later",
+      ]);
+
+      const next = await openTestMemory(database(), { embeddings: hashing(16), schema: schemaOf(first) });
+      expect((await next.status()).missingEmbeddings).toBe(1);
+      expect(await next.backfillEmbeddings()).toBe(1);
+      held.release();
+    });
+  });
+});

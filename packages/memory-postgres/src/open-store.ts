@@ -1,0 +1,111 @@
+import type { EmbeddingProvider, Logger } from "@claw/memory-api";
+import { DEFAULT_RETRY_POLICY, type MemorySettings } from "@claw/memory-core";
+import { bumpChanges } from "./db/change-stamp.js";
+import { migrate, withSchemaLock } from "./db/migrate.js";
+import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
+import { type SqlNames, sqlNames } from "./db/sql-names.js";
+import { createEmbeddingCache } from "./embedding/embedding-cache.js";
+import { EmbeddingWorker } from "./embedding/embedding-worker.js";
+import { applyFingerprint } from "./embedding/fingerprint.js";
+import {
+  ensureHnswIndex,
+  loadPgvector,
+  type VectorSearch,
+  vectorSearchFor,
+} from "./embedding/vector-index.js";
+import { applyTextSearchConfig } from "./store/rebuild-fts.js";
+
+export interface OpenStoreOptions {
+  url?: string;
+  pool?: Pool;
+  poolMax: number;
+  schema: string;
+  textSearchConfig: string;
+  settings: MemorySettings;
+  provider: EmbeddingProvider | null;
+  logger: Logger;
+  now: () => Date;
+  /** Vectors were written by this server: recall caches must forget their results. */
+  onVectorsWritten: () => void;
+}
+
+/** The parts a PostgresMemory composes, opened and wired in order. */
+export interface StoreParts {
+  pool: Pool;
+  ownsPool: boolean;
+  db: Queryable;
+  names: SqlNames;
+  schemaVersion: number;
+  vectors: VectorSearch | null;
+  worker: EmbeddingWorker | null;
+  /** Why the store runs degraded, for status(). */
+  warnings: string[];
+}
+
+/**
+ * Connects, then — holding the schema's advisory lock, so that servers starting together take
+ * turns — migrates, loads pgvector, applies the embedding fingerprint and the text search
+ * configuration, and creates the HNSW index for the provider's dimensions.
+ */
+export async function openStore(options: OpenStoreOptions): Promise<StoreParts> {
+  const names = sqlNames(options.schema);
+  const ownsPool = options.pool === undefined;
+  const pool = options.pool ?? createPool({ connectionString: options.url as string, max: options.poolMax });
+  const db = typed(pool);
+  try {
+    const warnings: string[] = [];
+    const { provider } = options;
+    const opened = await withSchemaLock(pool, names, async (client) => {
+      const schemaVersion = await migrate(client, names);
+      await applyTextSearchConfig(client, names, options.textSearchConfig);
+      if (provider === null) return { schemaVersion, vectors: null };
+      const pgvector = await loadPgvector(client);
+      if (pgvector.reason !== undefined) warnings.push(pgvector.reason);
+      const vectors = vectorSearchFor(pgvector.schema, provider.dimensions);
+      await applyFingerprint(client, names, provider, options.logger);
+      await ensureHnswIndex(client, names, vectors);
+      return { schemaVersion, vectors };
+    });
+    if (opened.vectors?.kind === "pgvector" && ownsPool) {
+      // pgvector ≥ 0.8 keeps scanning the HNSW graph until a filtered query has enough rows.
+      pool.on("connect", (client) => {
+        client.query("SET hnsw.iterative_scan = 'relaxed_order'").catch(() => {});
+      });
+    }
+    const worker =
+      provider === null
+        ? null
+        : new EmbeddingWorker({
+            db,
+            names,
+            provider,
+            cache: createEmbeddingCache(db, names, {
+              maxEntries: options.settings.embeddingCacheMax,
+              now: options.now,
+            }),
+            logger: options.logger,
+            batchTokens: options.settings.embeddingBatchTokens,
+            concurrency: options.settings.embeddingConcurrency,
+            timeoutMs: options.settings.embeddingTimeoutMs,
+            retry: {
+              ...DEFAULT_RETRY_POLICY,
+              maxRetries: options.settings.embeddingMaxRetries,
+              deadlineMs: options.settings.embeddingRetryDeadlineMs,
+            },
+            leaseMs: options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs,
+            onWrite: async () => {
+              options.onVectorsWritten();
+              await bumpChanges(db, names);
+            },
+          });
+    if (options.settings.embeddingBatchApi) {
+      warnings.push(
+        "embedding_batch_api is not supported by the postgres backend: backfill uses normal requests",
+      );
+    }
+    return { pool, ownsPool, db, names, ...opened, worker, warnings };
+  } catch (error) {
+    if (ownsPool) await pool.end().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import type { MemoryStatus } from "@claw/memory-api";
+import type { Queryable } from "./db/pool.js";
+import type { SqlNames } from "./db/sql-names.js";
+import type { EmbeddingWorker } from "./embedding/embedding-worker.js";
+import type { VectorSearch } from "./embedding/vector-index.js";
+
+export interface StatusSources {
+  db: Queryable;
+  names: SqlNames;
+  /** Where the store is, without credentials. */
+  location: string;
+  worker: EmbeddingWorker | null;
+  vectors: VectorSearch | null;
+  schemaVersion: number;
+  embeddingUnavailableReason?: string;
+  warnings: readonly string[];
+}
+
+/** What status() reports for a PostgreSQL store: counts, the embedding state and why it degrades. */
+export async function readStatus(sources: StatusSources): Promise<MemoryStatus> {
+  const { db, names, worker } = sources;
+  const { rows } = await db.query<{ entries: number; namespaces: number; missing: number; bytes: number }>(
+    `SELECT count(*) AS entries, count(DISTINCT namespace) AS namespaces,
+       count(*) FILTER (WHERE embedding IS NULL) AS missing,
+       pg_total_relation_size('${names.memories}') + pg_total_relation_size('${names.cache}') AS bytes
+     FROM ${names.memories}`,
+  );
+  const counts = rows[0] as { entries: number; namespaces: number; missing: number; bytes: number };
+  const provider = worker?.provider;
+  const pending = worker?.pending ?? 0;
+  const status: MemoryStatus = {
+    backend: "postgres",
+    path: sources.location,
+    entries: counts.entries,
+    namespaces: counts.namespaces,
+    pendingEmbeddings: pending,
+    missingEmbeddings: provider ? Math.max(0, counts.missing - pending) : 0,
+    embedding: provider
+      ? { provider: provider.id, model: provider.model, dimensions: provider.dimensions }
+      : null,
+    vector: provider && sources.vectors ? sources.vectors.kind : "none",
+    fts: true,
+    schemaVersion: sources.schemaVersion,
+    sizeBytes: Number(counts.bytes),
+  };
+  const reason = sources.embeddingUnavailableReason ?? worker?.lastError;
+  if (reason !== undefined) status.embeddingUnavailableReason = reason;
+  if (sources.warnings.length > 0) status.warnings = [...sources.warnings];
+  return status;
+}
+
+/** The connection string without its password, for status() and messages. */
+export function describeLocation(connectionString: string | undefined, schema: string): string {
+  if (connectionString === undefined) return `postgres (caller's pool)#${schema}`;
+  try {
+    const url = new URL(connectionString);
+    url.password = "";
+    url.search = "";
+    return `${url.toString()}#${schema}`;
+  } catch {
+    return `postgres#${schema}`;
+  }
+}

@@ -1,0 +1,64 @@
+import { MemoryError } from "@claw/memory-api";
+import { readMeta, writeMeta } from "../db/meta.js";
+import type { Queryable } from "../db/pool.js";
+import type { SqlNames } from "../db/sql-names.js";
+import { ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+
+const BATCH_ROWS = 1000;
+
+/**
+ * Recomputes every entry's tsvector, `BATCH_ROWS` at a time in rid order (each batch commits on
+ * its own). Returns how many entries there were.
+ */
+export async function rebuildFullText(
+  db: Queryable,
+  names: SqlNames,
+  textSearchConfig: string,
+  onBatch?: (done: number) => void,
+): Promise<number> {
+  let done = 0;
+  for (let after = 0; ; ) {
+    const { rows } = await db.query<{ rid: number; key: string; content: string }>(
+      `SELECT rid, key, content FROM ${names.memories} WHERE rid > $1 ORDER BY rid LIMIT ${BATCH_ROWS}`,
+      [after],
+    );
+    if (rows.length === 0) return done;
+    await db.query(
+      `UPDATE ${names.memories} m SET fts = ${ftsVectorSql("v.fts_key", "v.fts_text", "$4")}
+       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(rid, fts_key, fts_text) WHERE m.rid = v.rid`,
+      [
+        rows.map((r) => r.rid),
+        rows.map((r) => ftsIndexText(r.key)),
+        rows.map((r) => ftsIndexText(r.content)),
+        textSearchConfig,
+      ],
+    );
+    done += rows.length;
+    after = (rows[rows.length - 1] as { rid: number }).rid;
+    onBatch?.(done);
+  }
+}
+
+/**
+ * Checks that `textSearchConfig` exists and, when it differs from the one the index was built
+ * with, rebuilds the index. Must run under the schema lock.
+ */
+export async function applyTextSearchConfig(
+  client: Queryable,
+  names: SqlNames,
+  textSearchConfig: string,
+): Promise<void> {
+  try {
+    await client.query("SELECT $1::regconfig", [textSearchConfig]);
+  } catch (error) {
+    throw MemoryError.invalidInput(
+      "textSearchConfig",
+      `no text search configuration ${JSON.stringify(textSearchConfig)} on this server (see \\dF in psql)`,
+      error,
+    );
+  }
+  const recorded = await readMeta(client, names, "text_search_config");
+  if (recorded === textSearchConfig) return;
+  if (recorded !== undefined) await rebuildFullText(client, names, textSearchConfig);
+  await writeMeta(client, names, { text_search_config: textSearchConfig });
+}

@@ -1,0 +1,143 @@
+import { contentHash, type EntryWrite } from "@claw/memory-core";
+import type { Queryable } from "../db/pool.js";
+import type { SqlNames } from "../db/sql-names.js";
+import { entryColumns, type PgEntryRow } from "./entry-row.js";
+import { ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+
+/** One entry as written: the row (as get() reads it) and whether it still needs a vector. */
+export interface WrittenRow {
+  row: PgEntryRow;
+  hash: string;
+  missingVector: boolean;
+}
+
+export interface WriteOptions {
+  names: SqlNames;
+  textSearchConfig: string;
+  newId: () => string;
+}
+
+/** Rows per INSERT: big enough to amortise the round trip, small enough for the bind message. */
+const CHUNK_ROWS = 500;
+
+/**
+ * Upserts validated entries by (namespace, key), in order, as store() and import() do, with bulk
+ * INSERT … SELECT FROM unnest(…) ON CONFLICT statements. A chunk never holds the same (namespace,
+ * key) or caller id twice, so later writes see earlier ones exactly as one-by-one writes would.
+ * Must run inside a transaction when more than one statement may run (import()).
+ */
+export async function writeEntries(
+  db: Queryable,
+  writes: readonly EntryWrite[],
+  options: WriteOptions,
+): Promise<WrittenRow[]> {
+  const written: WrittenRow[] = [];
+  for (const chunk of chunks(writes)) {
+    const ready = await withFreeIds(db, chunk, options);
+    written.push(...(await upsert(db, ready, options)));
+  }
+  return written;
+}
+
+function* chunks(writes: readonly EntryWrite[]): Generator<EntryWrite[]> {
+  let chunk: EntryWrite[] = [];
+  const keys = new Set<string>();
+  const ids = new Set<string>();
+  for (const write of writes) {
+    const key = `${write.namespace}\u0000${write.key}`;
+    if (chunk.length >= CHUNK_ROWS || keys.has(key) || (write.idFromCaller && ids.has(write.id))) {
+      yield chunk;
+      chunk = [];
+      keys.clear();
+      ids.clear();
+    }
+    chunk.push(write);
+    keys.add(key);
+    if (write.idFromCaller) ids.add(write.id);
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/** A caller's id that another entry already holds is replaced by a fresh one (as in core). */
+async function withFreeIds(db: Queryable, chunk: EntryWrite[], options: WriteOptions): Promise<EntryWrite[]> {
+  const given = chunk.filter((w) => w.idFromCaller).map((w) => w.id);
+  if (given.length === 0) return chunk;
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM ${options.names.memories} WHERE id = ANY($1::text[])`,
+    [given],
+  );
+  if (rows.length === 0) return chunk;
+  const taken = new Set(rows.map((r) => r.id));
+  return chunk.map((w) => (w.idFromCaller && taken.has(w.id) ? { ...w, id: options.newId() } : w));
+}
+
+async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions): Promise<WrittenRow[]> {
+  const { names } = options;
+  // Sorted so that two servers upserting overlapping keys lock rows in the same order.
+  const rows = [...chunk].sort((a, b) =>
+    a.namespace === b.namespace ? compare(a.key, b.key) : compare(a.namespace, b.namespace),
+  );
+  const hashes = rows.map((w) => contentHash(w.content));
+  const skip = rows[0]?.skipExisting === true;
+  const keepCreatedAt = rows[0]?.keepCreatedAt === true;
+  const params = [
+    rows.map((w) => w.id),
+    rows.map((w) => w.key),
+    rows.map((w) => w.content),
+    rows.map((w) => w.category),
+    rows.map((w) => w.namespace),
+    rows.map((w) => w.sessionId),
+    rows.map((w) => w.importance),
+    rows.map((w) => w.supersededBy),
+    rows.map((w) => w.createdAt),
+    rows.map((w) => w.updatedAt),
+    hashes,
+    rows.map((w) => ftsIndexText(w.key)),
+    rows.map((w) => ftsIndexText(w.content)),
+    rows.map((w) => w.source?.path ?? null),
+    rows.map((w) => w.source?.startLine ?? null),
+    rows.map((w) => w.source?.endLine ?? null),
+    rows.map((w) => (w.embedding === null ? null : `{${Array.from(w.embedding).join(",")}}`)),
+    options.textSearchConfig,
+  ];
+  const sameHash = "m.content_hash = EXCLUDED.content_hash";
+  const onConflict = skip
+    ? "DO NOTHING"
+    : `DO UPDATE SET content = EXCLUDED.content, category = EXCLUDED.category,
+        session_id = EXCLUDED.session_id, importance = EXCLUDED.importance,
+        superseded_by = EXCLUDED.superseded_by,
+        created_at = ${keepCreatedAt ? "m.created_at" : "EXCLUDED.created_at"},
+        updated_at = EXCLUDED.updated_at, content_hash = EXCLUDED.content_hash,
+        fts = EXCLUDED.fts, source_path = EXCLUDED.source_path,
+        source_start = EXCLUDED.source_start, source_end = EXCLUDED.source_end,
+        embedding = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding ELSE EXCLUDED.embedding END,
+        embedding_hash = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding_hash
+          ELSE EXCLUDED.embedding_hash END,
+        embed_claimed_until = CASE WHEN ${sameHash} THEN m.embed_claimed_until END`;
+  const result = await db.query<PgEntryRow & { content_hash: string; missing: boolean }>(
+    `INSERT INTO ${names.memories} AS m (id, key, content, category, namespace, session_id, importance,
+       superseded_by, created_at, updated_at, content_hash, fts, source_path, source_start,
+       source_end, embedding, embedding_hash)
+     SELECT v.id, v.key, v.content, v.category, v.namespace, v.session_id, v.importance, v.superseded_by,
+       v.created_at, v.updated_at, v.content_hash, ${ftsVectorSql("v.fts_key", "v.fts_text", "$18")},
+       v.source_path, v.source_start, v.source_end, v.embedding::real[],
+       CASE WHEN v.embedding IS NULL THEN NULL ELSE v.content_hash END
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+       $7::float8[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::text[], $12::text[],
+       $13::text[], $14::text[], $15::int[], $16::int[], $17::text[])
+       AS v(id, key, content, category, namespace, session_id, importance, superseded_by, created_at,
+            updated_at, content_hash, fts_key, fts_text, source_path, source_start, source_end, embedding)
+     ON CONFLICT (namespace, key) ${onConflict}
+     RETURNING ${entryColumns(false)}, m.content_hash, m.embedding IS NULL AS missing`,
+    params,
+  );
+  return result.rows.map(({ content_hash, missing, ...row }) => ({
+    row,
+    hash: content_hash,
+    missingVector: missing,
+  }));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
