@@ -240,6 +240,15 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .action(action(async () => (await config()).initCommand));
 
   program
+    .command("migrate")
+    .description("copy every memory between SQLite and PostgreSQL (resumable, checked)")
+    .addOption(new Option("--from <backend>").choices(["sqlite", "postgres"]).makeOptionMandatory())
+    .addOption(new Option("--to <backend>").choices(["sqlite", "postgres"]).makeOptionMandatory())
+    .option("--pg-url <url>", "default [postgres] url or CLAW_MEMORY_PG_URL")
+    .option("--batch-size <n>", "entries per transaction (default 500)")
+    .action(action(async () => (await import("./commands/migrate-command.js")).migrateCommand));
+
+  program
     .command("serve")
     .description("start the HTTP API (and MCP over HTTP at /mcp) on this workspace")
     .option("--host <host>", "default server.host (127.0.0.1); other hosts need a token")

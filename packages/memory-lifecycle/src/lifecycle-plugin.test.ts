@@ -133,3 +133,25 @@ describe("lifecyclePlugin", () => {
     ]);
   });
 });
+
+describe("lifecyclePlugin on other backends", () => {
+  it("never treats a store that is not a local brain.db as lost", async () => {
+    const { workspaceDir } = await lostDatabase();
+    const plugin = lifecyclePlugin();
+    const { DEFAULT_CONFIG } = await import("@claw/memory-core");
+    const ctx = {
+      workspaceDir,
+      dbPath: join(workspaceDir, "brain.db"),
+      config: {
+        ...DEFAULT_CONFIG,
+        memory: { ...DEFAULT_CONFIG.memory, backend: "none" as const, hygieneEnabled: false },
+      },
+      logger: recordingLogger(),
+    };
+    await plugin.beforeOpen?.(ctx); // brain.db is missing at this point
+    const memory = await createMemory({ workspaceDir, embeddings: null });
+    onTestFinished(() => memory.close());
+    await plugin.afterOpen?.(memory, ctx);
+    expect(await memory.count()).toBe(0); // not hydrated although brain.db was missing
+  });
+});

@@ -48,6 +48,11 @@ export function lifecyclePlugin(options: LifecyclePluginOptions = {}): MemoryPlu
   return {
     name: "lifecycle",
     async beforeOpen(ctx) {
+      // Only a local brain.db can be "lost"; a shared PostgreSQL store is hydrated by hand if ever.
+      if ((ctx.config as MemoryConfig).memory.backend !== "sqlite") {
+        freshDatabases.delete(ctx.dbPath);
+        return;
+      }
       const size = await stat(ctx.dbPath).then(
         (s) => s.size,
         () => 0,

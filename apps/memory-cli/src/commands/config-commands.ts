@@ -55,7 +55,7 @@ const STARTER_CONFIG = `# claw-memory configuration. Every key is optional; the 
 # Reference: https://github.com/claw-memory/claw-memory#configuration
 
 [memory]
-backend = "sqlite"                 # "sqlite" or "none"
+backend = "sqlite"                 # "sqlite", "none" or "postgres" (with [postgres] url)
 embedding_provider = "auto"        # auto | local | openai | openrouter | gemini | voyage | custom:<url> | none
 # embedding_model = "text-embedding-3-small"
 # embedding_dims = 1536

@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import { PROVIDER_KEY_VARIABLES } from "../config/config-environment.js";
 import type { MemoryConfig } from "../config/config-schema.js";
+import { resolveFromCwd } from "./import-from-cwd.js";
 
 export const DEFAULT_LOCAL_MODEL = "gte-multilingual-base";
 
@@ -129,8 +128,7 @@ export async function importFromHere(specifier: string): Promise<unknown> {
     return await import(specifier);
   } catch (error) {
     try {
-      const resolved = createRequire(join(process.cwd(), "package.json")).resolve(specifier);
-      return await import(pathToFileURL(resolved).href);
+      return await import(resolveFromCwd(specifier, process.cwd()));
     } catch {
       throw new MemoryError("UNAVAILABLE", `cannot load ${specifier}`, { cause: error });
     }

@@ -23,6 +23,7 @@ function openAt(path: string, options: ContractMemoryOptions = {}): SqliteMemory
 describeMemoryContract({
   backend: "sqlite",
   vectorKind: "sqlite-vec",
+  sharedStore: true,
   open: async (options) => openAt(join(tempDir(), "brain.db"), options),
   reopen: async (memory, options) => openAt(paths.get(memory) as string, options),
 });

@@ -69,6 +69,7 @@ export class SqliteMemory implements Memory {
   private readonly now: () => Date;
   private readonly newId: () => string;
   private readonly warned = new Set<string>();
+  private hotDataVersion = -1;
   private readonly warnings: string[] = [];
   /** Vendor batch jobs for large backfills (`embedding_batch_api`); null when they cannot apply. */
   private readonly batchBackfill: BatchBackfill | null;
@@ -166,6 +167,7 @@ export class SqliteMemory implements Memory {
       );
     }
     const cacheKey = recallCacheKey({ ...request.filter, ...request, filter: undefined, signal: undefined });
+    this.dropHotCacheIfChangedElsewhere();
     const cached = this.hot.get(cacheKey);
     if (cached !== undefined) return cached.map((e) => ({ ...e }));
     const entries = await this.guardAsync(() =>
@@ -460,6 +462,19 @@ export class SqliteMemory implements Memory {
       categories: check.categoriesOf(options.categories, "categories"),
       includeSuperseded: check.optionalBoolean(options.includeSuperseded, "includeSuperseded") ?? false,
     };
+  }
+
+  /**
+   * Another connection (a second process or SqliteMemory on the same brain.db) committed since the
+   * last recall: its writes did not clear this instance's hot cache, so clear it now.
+   * `PRAGMA data_version` changes only on other connections' commits and costs microseconds.
+   */
+  private dropHotCacheIfChangedElsewhere(): void {
+    const version = this.db.pragma("data_version", { simple: true }) as number;
+    if (version !== this.hotDataVersion) {
+      this.hot.clear();
+      this.hotDataVersion = version;
+    }
   }
 
   private warnOnce(reason: string, data?: Record<string, unknown>): void {
