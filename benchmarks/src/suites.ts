@@ -1,6 +1,7 @@
 import { appsSuite } from "./apps/apps-suite.js";
 import { embeddingsSuite } from "./embeddings/embeddings-suite.js";
 import { qualitySuite } from "./quality/quality-suite.js";
+import { serverSuite } from "./server/server-suite.js";
 import { speedSuite } from "./speed/speed-suite.js";
 
 /** Every suite `pnpm bench` knows, in the order they run by default. */
@@ -9,4 +10,5 @@ export const SUITES = {
   speed: speedSuite,
   embeddings: embeddingsSuite,
   apps: appsSuite,
+  server: serverSuite,
 } as const;

@@ -5,7 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
-import { servePglite } from "./pglite-socket-server.js";
+import { servePglite } from "../pglite-server.js";
 
 export interface TestDatabase {
   kind: "pglite" | "server";

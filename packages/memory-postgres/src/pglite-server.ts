@@ -1,5 +1,6 @@
-// A loopback PostgreSQL wire-protocol server in front of PGlite, for tests: the real `pg` driver
-// connects to it, any number of connections at once.
+// A loopback PostgreSQL wire-protocol server in front of PGlite (embedded PostgreSQL), for tests,
+// benchmarks and local development: the real `pg` driver connects to it, any number of
+// connections at once. PGlite itself is the caller's (a dev dependency here; only its type is used).
 //
 // PGlite is one backend session. @electric-sql/pglite-socket queues messages one at a time, so
 // the extended-protocol messages of two connections (Parse/Bind/Execute/Sync) can interleave and
