@@ -1,5 +1,6 @@
 import { appsSuite } from "./apps/apps-suite.js";
 import { embeddingsSuite } from "./embeddings/embeddings-suite.js";
+import { postgresSuite } from "./postgres/postgres-suite.js";
 import { qualitySuite } from "./quality/quality-suite.js";
 import { serverSuite } from "./server/server-suite.js";
 import { speedSuite } from "./speed/speed-suite.js";
@@ -11,4 +12,5 @@ export const SUITES = {
   embeddings: embeddingsSuite,
   apps: appsSuite,
   server: serverSuite,
+  postgres: postgresSuite,
 } as const;

@@ -1,0 +1,139 @@
+import { join } from "node:path";
+import type { EmbeddingProvider, Memory } from "@claw/memory-api";
+import { createHashingEmbeddingProvider, DEFAULT_CONFIG, SqliteMemory } from "@claw/memory-core";
+import { PostgresMemory, servePglite } from "@claw/memory-postgres";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { createCorpus } from "../speed/corpus.js";
+import { percentile } from "../stats.js";
+import { type Figure, figure, type Suite, type SuiteOutput } from "../suite.js";
+
+const SIZES = { ci: 2_000, full: 10_000 } as const;
+const QUERIES = { ci: 100, full: 300 } as const;
+const STORES = { ci: 100, full: 300 } as const;
+const DIMENSIONS = 64;
+
+interface Backend {
+  name: string;
+  open(embeddings: EmbeddingProvider): Promise<Memory>;
+  close(): Promise<void>;
+}
+
+/** Import rate, keyword / hybrid recall p50 and single-store p50 of one backend on the corpus. */
+async function measure(
+  memory: Memory,
+  entries: Array<{ key: string; content: string }>,
+  queries: string[],
+  stores: number,
+) {
+  let start = performance.now();
+  for (let i = 0; i < entries.length; i += 1_000) await memory.import(entries.slice(i, i + 1_000));
+  await memory.flush();
+  const importPerS = entries.length / ((performance.now() - start) / 1000);
+  const timed = async (op: (i: number) => Promise<unknown>, count: number) => {
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      start = performance.now();
+      await op(i);
+      times.push(performance.now() - start);
+    }
+    return percentile(times, 50);
+  };
+  const keyword = await timed((i) => memory.recall(queries[i] as string, { mode: "bm25" }), queries.length);
+  const hybrid = await timed((i) => memory.recall(queries[i] as string, { mode: "hybrid" }), queries.length);
+  const store = await timed(
+    (i) => memory.store(`extra-${i}`, `an extra note ${i}`, { category: "daily" }),
+    stores,
+  );
+  return { importPerS, keyword, hybrid, store };
+}
+
+/**
+ * The PostgreSQL backend beside SQLite on the same corpus, queries and embedder (a 64-dim hashing
+ * embedder, so both run offline): PGlite (embedded PostgreSQL + pgvector over a loopback socket)
+ * always, and a real server when CLAW_MEMORY_PG_URL is set. Recall caches are off, so every
+ * recall reaches the database.
+ */
+export const postgresSuite: Suite = {
+  name: "postgres",
+  description: "PostgreSQL (PGlite, and a server when CLAW_MEMORY_PG_URL is set) beside SQLite",
+  async run(ctx): Promise<SuiteOutput> {
+    const size = SIZES[ctx.profile];
+    const label = `${size / 1000}k`;
+    const corpus = createCorpus({ size, dimensions: 8, seed: 21 });
+    const entries = Array.from({ length: size }, (_, i) => ({ key: `k${i}`, content: corpus.sentenceAt(i) }));
+    const queries = corpus.queries(QUERIES[ctx.profile]).map((q) => q.text);
+    const settings = { ...DEFAULT_CONFIG.memory, hotCacheSize: 0, deferEmbedding: false };
+
+    const backends: Backend[] = [
+      {
+        name: "sqlite",
+        open: async (embeddings) =>
+          SqliteMemory.open({ path: join(ctx.workDir, "postgres-suite.db"), settings, embeddings }),
+        close: async () => {},
+      },
+    ];
+    const pglite = await PGlite.create({ extensions: { vector } });
+    const socket = await servePglite(pglite);
+    backends.push({
+      name: "pglite",
+      open: (embeddings) => PostgresMemory.open({ url: socket.url, poolMax: 2, settings, embeddings }),
+      close: async () => {
+        await socket.close();
+        await pglite.close();
+      },
+    });
+    const serverUrl = process.env.CLAW_MEMORY_PG_URL;
+    if (serverUrl) {
+      const schema = `claw_bench_${Date.now()}`;
+      backends.push({
+        name: "server",
+        open: (embeddings) => PostgresMemory.open({ url: serverUrl, schema, settings, embeddings }),
+        close: async () => {},
+      });
+    }
+
+    const figures: Figure[] = [];
+    const add = (id: string, value: number, unit: string, better: Figure["better"]) =>
+      figures.push(figure(`postgres.${label}.${id}`, value, unit, better));
+    const results = new Map<string, Awaited<ReturnType<typeof measure>>>();
+    try {
+      for (const backend of backends) {
+        ctx.log(`postgres ${label}: ${backend.name}`);
+        const memory = await backend.open(createHashingEmbeddingProvider({ dimensions: DIMENSIONS }));
+        try {
+          if (backend.name === "server") await memory.purgeNamespace("default");
+          const r = await measure(memory, entries, queries, STORES[ctx.profile]);
+          results.set(backend.name, r);
+          add(`${backend.name}.import_per_s`, r.importPerS, "entries/s", "higher");
+          add(`${backend.name}.keyword_p50_ms`, r.keyword, "ms", "lower");
+          add(`${backend.name}.hybrid_p50_ms`, r.hybrid, "ms", "lower");
+          add(`${backend.name}.store_p50_ms`, r.store, "ms", "lower");
+        } finally {
+          await memory.close();
+        }
+      }
+    } finally {
+      for (const backend of backends) await backend.close();
+    }
+    const sqlite = results.get("sqlite");
+    for (const name of ["pglite", "server"]) {
+      const other = results.get(name);
+      if (!sqlite || !other) continue;
+      add(`ratio.${name}_vs_sqlite.hybrid_p50`, other.hybrid / sqlite.hybrid, "×", "lower");
+      add(`ratio.${name}_vs_sqlite.keyword_p50`, other.keyword / sqlite.keyword, "×", "lower");
+    }
+    return {
+      figures,
+      charts: [],
+      tables: [
+        {
+          title: `PostgreSQL beside SQLite at ${label} entries × ${DIMENSIONS} dims`,
+          columns: ["backend", "import (entries/s)", "keyword p50 (ms)", "hybrid p50 (ms)", "store p50 (ms)"],
+          rows: [...results].map(([name, r]) => [name, r.importPerS, r.keyword, r.hybrid, r.store]),
+          note: "Same corpus, queries and hashing embedder for every backend; recall cache off; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster.",
+        },
+      ],
+    };
+  },
+};
