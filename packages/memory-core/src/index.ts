@@ -69,6 +69,7 @@ export { blobToFloat32, cosineSimilarity, float32ToBlob, l2Normalize } from "./r
 export { weightedMerge } from "./recall/weighted-merge.js";
 export { contentHash } from "./sqlite/content-hash.js";
 export { type EntryInput, toEntryWrite, validateEntries } from "./sqlite/entry-input.js";
+export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/entry-row.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
 export type { EntryWrite } from "./sqlite/write-entries.js";

@@ -1,8 +1,9 @@
 import type { MemoryEntry } from "@claw/memory-api";
 import { blobToFloat32 } from "../recall/vector-math.js";
 
-/** A memories row as better-sqlite3 returns it (the columns entries are built from). */
-export interface MemoryRow {
+/** An entries row as a driver returns it (the columns entries are built from); `V` is how the
+ *  driver hands over the vector (a BLOB Buffer in SQLite, a number[] from pgvector). */
+export interface EntryRow<V = Buffer> {
   rid: number;
   id: string;
   key: string;
@@ -17,8 +18,11 @@ export interface MemoryRow {
   source_path: string | null;
   source_start: number | null;
   source_end: number | null;
-  embedding?: Buffer | null;
+  embedding?: V | null;
 }
+
+/** A memories row as better-sqlite3 returns it. */
+export type MemoryRow = EntryRow<Buffer>;
 
 /** The column list for reading entries, with or without their vectors (tables aliased `m`). */
 export function entryColumns(withEmbedding: boolean): string {
@@ -28,7 +32,12 @@ export function entryColumns(withEmbedding: boolean): string {
   return withEmbedding ? `${base}, m.embedding` : base;
 }
 
-export function rowToEntry(row: MemoryRow, score?: number): MemoryEntry {
+/** The entry of a row; `decode` turns the driver's vector into a Float32Array. */
+export function rowToEntry<V = Buffer>(
+  row: EntryRow<V>,
+  score?: number,
+  decode: (vector: V) => Float32Array = blobToFloat32 as unknown as (vector: V) => Float32Array,
+): MemoryEntry {
   const entry: MemoryEntry = {
     id: row.id,
     key: row.key,
@@ -46,6 +55,6 @@ export function rowToEntry(row: MemoryRow, score?: number): MemoryEntry {
     entry.source = { path: row.source_path, startLine: row.source_start ?? 1, endLine: row.source_end ?? 1 };
   }
   if (score !== undefined) entry.score = score;
-  if (row.embedding) entry.embedding = blobToFloat32(row.embedding);
+  if (row.embedding) entry.embedding = decode(row.embedding);
   return entry;
 }
