@@ -1,5 +1,5 @@
 import { isMemoryError, type MemoryError } from "@claw/memory-api";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createEmbeddingProvider } from "./index.js";
 import { parseRetryAfter } from "./openai-error.js";
 import { startFakeOpenAIServer, useFakeOpenAIServer } from "./test-support/fake-openai-server.js";
@@ -73,6 +73,8 @@ describe("SDK errors become MemoryErrors", () => {
     fake.delayNext(1_000);
     const error = await failure(provider(100).embed(["a"]));
     expect(error).toMatchObject({ code: "TIMEOUT", retryable: true });
+    // The server has taken the request (and its delay) before the next test scripts the fake.
+    await vi.waitFor(() => expect(fake.requests.length).toBe(1));
   });
 
   it("a refused connection → UNAVAILABLE", async () => {
@@ -88,6 +90,8 @@ describe("SDK errors become MemoryErrors", () => {
     const pending = provider().embed(["a"], { signal: controller.signal });
     setTimeout(() => controller.abort(new DOMException("stop", "AbortError")), 20);
     await expect(pending).rejects.toMatchObject({ name: "AbortError", message: "stop" });
+    // The server has taken the request (and its delay) before the next test scripts the fake.
+    await vi.waitFor(() => expect(fake.requests.length).toBe(1));
   });
 
   it("never lets the key into a message or cause, even when the server echoes it", async () => {

@@ -374,6 +374,9 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     uploadedFiles: () => [...uploads],
     deletedFiles: () => [...deleted],
     reset: () => {
+      // A delayed answer belongs to the test that asked for it, never to the next one.
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       requests.length = 0;
       failures.length = 0;
       delays.length = 0;
