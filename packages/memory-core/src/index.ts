@@ -20,6 +20,7 @@ export { loadConfig, loadConfigFromToml } from "./config/load-config.js";
 export { parseConfig } from "./config/parse-config.js";
 export { CONFIG_FILE_NAME, resolveConfig } from "./config/resolve-config.js";
 export { type CreateMemoryOptions, createMemory } from "./create-memory.js";
+export { DeferredQueue, type DeferredQueueOptions } from "./embedding/deferred-queue.js";
 export {
   createHashingEmbeddingProvider,
   type HashingEmbeddingOptions,

@@ -1,6 +1,7 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
+import { DeferredQueue } from "../embedding/deferred-queue.js";
 import {
   clipText,
   maxInputChars,
@@ -45,15 +46,23 @@ export interface EmbeddingPipelineOptions {
  * `flush()` waits for them.
  */
 export class EmbeddingPipeline {
-  private readonly queue = new Map<number, EmbedJob>();
-  private inFlight = 0;
-  private runningJobs = 0;
-  private pumpScheduled = false;
-  private idleWaiters: Array<() => void> = [];
-  private closed = false;
+  private readonly jobs: DeferredQueue<EmbedJob>;
   lastError: string | undefined;
 
-  constructor(private readonly options: EmbeddingPipelineOptions) {}
+  constructor(private readonly options: EmbeddingPipelineOptions) {
+    this.jobs = new DeferredQueue<EmbedJob>({
+      concurrency: options.concurrency,
+      nextBatch: (queued) => this.batches(queued).next().value ?? [],
+      run: (batch) => this.runBatch(batch),
+      onError: (error, batch) => {
+        this.lastError = (error as Error).message;
+        this.options.logger.warn("deferred embedding failed; the entries stay keyword-only until backfill", {
+          entries: batch.length,
+          error: this.lastError,
+        });
+      },
+    });
+  }
 
   get provider(): EmbeddingProvider {
     return this.options.provider;
@@ -61,24 +70,12 @@ export class EmbeddingPipeline {
 
   /** Jobs queued or being embedded. */
   get pending(): number {
-    return this.queue.size + this.runningJobs;
+    return this.jobs.pending;
   }
 
+  /** Queues rows for background embedding (see DeferredQueue for batching and coalescing). */
   enqueue(jobs: readonly EmbedJob[]): void {
-    if (this.closed) return;
-    for (const job of jobs) {
-      // A newer write of the same row replaces the older job; the guard would drop it anyway.
-      this.queue.delete(job.rid);
-      this.queue.set(job.rid, job);
-    }
-    // Start on the next turn of the event loop, not now: a run of store() calls awaited one after
-    // another completes within microtasks, so they all join the same provider request.
-    if (this.pumpScheduled) return;
-    this.pumpScheduled = true;
-    setImmediate(() => {
-      this.pumpScheduled = false;
-      this.pump();
-    });
+    this.jobs.enqueue(jobs);
   }
 
   /** Embeds and writes now; returns how many rows received a vector. */
@@ -124,64 +121,19 @@ export class EmbeddingPipeline {
 
   /** Resolves when no deferred job is queued or running. */
   flush(): Promise<void> {
-    if (this.queue.size === 0 && this.inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.jobs.flush();
   }
 
   /** Stops taking jobs and waits up to `timeoutMs` for running ones; true when everything finished. */
   async close(timeoutMs: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const finished = await Promise.race([
-      this.flush().then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    this.closed = true;
+    const finished = await this.jobs.drain(timeoutMs);
     if (!finished) {
       this.options.logger.warn("closing with embeddings still pending; backfill will embed them later", {
         pending: this.pending,
       });
     }
-    this.queue.clear();
+    this.jobs.stop();
     return finished;
-  }
-
-  private pump(): void {
-    while (!this.closed && this.queue.size > 0 && this.inFlight < Math.max(1, this.options.concurrency)) {
-      const batch = this.takeBatch();
-      this.inFlight++;
-      const size = batch.length;
-      this.runningJobs += size;
-      this.runBatch(batch)
-        .catch((error: unknown) => {
-          this.lastError = (error as Error).message;
-          this.options.logger.warn(
-            "deferred embedding failed; the entries stay keyword-only until backfill",
-            {
-              entries: size,
-              error: this.lastError,
-            },
-          );
-        })
-        .finally(() => {
-          this.runningJobs -= size;
-          this.inFlight--;
-          this.pump();
-          if (this.queue.size === 0 && this.inFlight === 0) {
-            const waiters = this.idleWaiters;
-            this.idleWaiters = [];
-            for (const resolve of waiters) resolve();
-          }
-        });
-    }
-  }
-
-  private takeBatch(): EmbedJob[] {
-    const first = this.batches([...this.queue.values()]).next().value ?? [];
-    for (const job of first) this.queue.delete(job.rid);
-    return first;
   }
 
   private batches(jobs: readonly EmbedJob[]): Generator<EmbedJob[]> {

@@ -3,6 +3,7 @@ import { MemoryError } from "@claw/memory-api";
 import {
   clipText,
   contentHash,
+  DeferredQueue,
   maxInputChars,
   type RetryPolicy,
   requestEmbeddings,
@@ -45,17 +46,26 @@ export interface EmbeddingWorkerOptions {
  * is embedded by whoever claims it (claims.ts).
  */
 export class EmbeddingWorker {
-  private readonly queue = new Map<number, EmbedJob>();
-  private inFlight = 0;
-  private runningJobs = 0;
-  private pumpScheduled = false;
-  private idleWaiters: Array<() => void> = [];
-  private closed = false;
+  private readonly jobs: DeferredQueue<EmbedJob>;
   /** Rows claimed by batches still running, released if close() gives up on them. */
   private readonly claimedInFlight = new Set<readonly ClaimedRow[]>();
   lastError: string | undefined;
 
-  constructor(private readonly options: EmbeddingWorkerOptions) {}
+  constructor(private readonly options: EmbeddingWorkerOptions) {
+    this.jobs = new DeferredQueue<EmbedJob>({
+      concurrency: options.concurrency,
+      nextBatch: (queued) => this.batches(queued).next().value ?? [],
+      run: (batch) => this.runBatch(batch),
+      onError: (error, batch, stopped) => {
+        this.lastError = (error as Error).message;
+        if (stopped) return; // the pool is gone; backfill embeds these later
+        this.options.logger.warn("deferred embedding failed; the entries stay keyword-only until backfill", {
+          entries: batch.length,
+          error: this.lastError,
+        });
+      },
+    });
+  }
 
   get provider(): EmbeddingProvider {
     return this.options.provider;
@@ -63,22 +73,12 @@ export class EmbeddingWorker {
 
   /** Jobs queued or being embedded by this server. */
   get pending(): number {
-    return this.queue.size + this.runningJobs;
+    return this.jobs.pending;
   }
 
+  /** Queues rows for background embedding (see core's DeferredQueue for batching and coalescing). */
   enqueue(jobs: readonly EmbedJob[]): void {
-    if (this.closed) return;
-    for (const job of jobs) {
-      this.queue.delete(job.rid);
-      this.queue.set(job.rid, job);
-    }
-    // Next turn of the event loop: store() calls awaited one after another join one request.
-    if (this.pumpScheduled) return;
-    this.pumpScheduled = true;
-    setImmediate(() => {
-      this.pumpScheduled = false;
-      this.pump();
-    });
+    this.jobs.enqueue(jobs);
   }
 
   /** Claims and embeds these rows now; returns how many received a vector. */
@@ -118,20 +118,12 @@ export class EmbeddingWorker {
 
   /** Resolves when no deferred job of this server is queued or running. */
   flush(): Promise<void> {
-    if (this.queue.size === 0 && this.inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.jobs.flush();
   }
 
   /** Stops taking jobs and waits up to `timeoutMs` for running ones; true when everything finished. */
   async close(timeoutMs: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const finished = await Promise.race([
-      this.flush().then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    const finished = await this.jobs.drain(timeoutMs);
     if (!finished) {
       this.options.logger.warn("closing with embeddings still pending; backfill will embed them later", {
         pending: this.pending,
@@ -140,43 +132,8 @@ export class EmbeddingWorker {
       const claimed = [...this.claimedInFlight].flat();
       await releaseClaims(this.options.db, this.options.names, claimed).catch(() => {});
     }
-    this.closed = true;
-    this.queue.clear();
-    if (this.inFlight === 0) this.wakeIdleWaiters();
+    this.jobs.stop();
     return finished;
-  }
-
-  private pump(): void {
-    while (!this.closed && this.queue.size > 0 && this.inFlight < Math.max(1, this.options.concurrency)) {
-      const batch = this.batches([...this.queue.values()]).next().value ?? [];
-      for (const job of batch) this.queue.delete(job.rid);
-      this.inFlight++;
-      this.runningJobs += batch.length;
-      this.runBatch(batch)
-        .catch((error: unknown) => {
-          this.lastError = (error as Error).message;
-          if (this.closed) return; // the pool is gone; backfill embeds these later
-          this.options.logger.warn(
-            "deferred embedding failed; the entries stay keyword-only until backfill",
-            {
-              entries: batch.length,
-              error: this.lastError,
-            },
-          );
-        })
-        .finally(() => {
-          this.runningJobs -= batch.length;
-          this.inFlight--;
-          this.pump();
-          if (this.queue.size === 0 && this.inFlight === 0) this.wakeIdleWaiters();
-        });
-    }
-  }
-
-  private wakeIdleWaiters(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
   }
 
   private batches(jobs: readonly EmbedJob[]): Generator<EmbedJob[]> {
