@@ -2,6 +2,7 @@
 import { access, mkdir, open, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MemoryError } from "@claw/memory-api";
+import { withDownloadLock } from "./download-lock.js";
 import { downloadFile, type FetchLike } from "./file-download.js";
 import {
   COMPLETE_MARKER,
@@ -95,6 +96,22 @@ async function ensure(dir: string, options: EnsureModelFilesOptions): Promise<Mo
     );
   }
   await mkdir(dir, { recursive: true });
+  // Another process may be downloading the same model: wait for it, then take what it finished.
+  return withDownloadLock(dir, () => download(dir, options, manifest, files), { signal: options.signal });
+}
+
+async function download(
+  dir: string,
+  options: EnsureModelFilesOptions,
+  manifest: NonNullable<ReturnType<typeof manifestFor>>,
+  files: Record<string, string>,
+): Promise<ModelFiles> {
+  const markerPath = join(dir, COMPLETE_MARKER);
+  const missing = [];
+  for (const file of manifest.files) {
+    if (!(await exists(join(dir, file.name)))) missing.push(file);
+  }
+  if (missing.length === 0 && (await exists(markerPath))) return { dir, files, downloaded: [] };
   const baseUrl = (options.baseUrl ?? DEFAULT_MODEL_BASE_URL).replace(/\/+$/, "");
   for (const file of missing) {
     const remote = file.remotePath.split("/").map(encodeURIComponent).join("/");
