@@ -112,3 +112,17 @@ describe("resolveServerTokens", () => {
     expect(resolveServerTokens(testConfig().server, { CLAW_MEMORY_API_KEY: "" })).toEqual([]);
   });
 });
+
+describe("startServer on a store that cannot open", () => {
+  it("refuses to start rather than serve a NoneMemory", async () => {
+    const file = join(tempWorkspace(), "not-a-folder");
+    writeFileSync(file, "x");
+    const error = await startServer({
+      workspaceDir: join(file, "ws"),
+      port: 0,
+      env: {},
+      embeddings: null,
+    }).catch((e: unknown) => e);
+    expect(isMemoryError(error, "STORAGE")).toBe(true);
+  });
+});

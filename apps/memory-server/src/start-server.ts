@@ -95,6 +95,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     importModule,
   });
 
+  // Serving a NoneMemory would accept writes and keep nothing: refuse to start instead.
+  if (memory.name === "none" && config.memory.backend !== "none") {
+    const reason = (await memory.status()).warnings?.[0] ?? "the store could not be opened";
+    await memory.close();
+    throw new MemoryError("STORAGE", reason);
+  }
   const app = buildServer({ memory, config, logger, tokens, metrics, generator, limits: options.limits });
   try {
     await app.listen({ host, port });

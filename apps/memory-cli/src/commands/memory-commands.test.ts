@@ -149,3 +149,15 @@ describe("store --check-conflicts", () => {
     expect(hits.map((e: { key: string }) => e.key)).toEqual(["coffee_now"]);
   });
 });
+
+describe("a store that cannot open", () => {
+  it("fails the command (exit 1) instead of writing into a NoneMemory", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const file = join(tempWorkspace(), "not-a-folder");
+    writeFileSync(file, "x");
+    const result = await runInProcess(["-w", join(file, "ws"), "--json", "store", "k", "v"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).error.code).toBe("STORAGE");
+  });
+});

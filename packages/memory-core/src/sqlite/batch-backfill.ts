@@ -196,7 +196,7 @@ export class BatchBackfill {
     this.options.db.transaction(() => {
       this.meta.set(BATCH_API_FAILURES_KEY, String(failures));
       this.meta.set(BATCH_API_LAST_ERROR_KEY, message.slice(0, 500));
-    })();
+    }).immediate();
     const disabled = this.disabledReason();
     if (disabled === undefined) {
       this.options.logger.info("embedding batch job failed; the remaining entries use normal requests", {

@@ -58,7 +58,7 @@ export function createEmbeddingCache(
           evict.run(count - options.maxEntries);
           count = options.maxEntries;
         }
-      })();
+      }).immediate();
     },
     size: () => count,
   };

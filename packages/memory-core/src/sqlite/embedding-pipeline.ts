@@ -243,7 +243,7 @@ export class EmbeddingPipeline {
             written++;
           }
         }
-      })();
+      }).immediate();
     } catch (error) {
       // A rolled-back write leaves the in-memory vector codes ahead of the database.
       this.options.vectors.invalidate();

@@ -40,7 +40,7 @@ export function applyFingerprint(
           },
         );
       }
-    })();
+    }).immediate();
   }
   vectors.ensure(provider.dimensions);
 }

@@ -33,6 +33,8 @@ export function migrate(db: Database, newId: () => string): MigrationReport {
   db.exec(CREATE_META);
   const meta = createMetaStore(db);
   const fromVersion = Number(meta.get("schema_version") ?? (tableExists(db, "memories") ? 1 : 0));
+  // Up to date: nothing to write, so no write lock is taken (another process may be writing).
+  if (fromVersion === SCHEMA_VERSION) return { fromVersion, toVersion: SCHEMA_VERSION, rebuiltRows: 0 };
   let rebuiltRows = 0;
   const statements = createStatementCache(db);
   db.transaction(() => {
@@ -46,7 +48,7 @@ export function migrate(db: Database, newId: () => string): MigrationReport {
     ensureFts(db, statements);
     backfillHashes(db, statements);
     meta.set("schema_version", String(SCHEMA_VERSION));
-  })();
+  }).immediate();
   return { fromVersion, toVersion: SCHEMA_VERSION, rebuiltRows };
 }
 

@@ -19,5 +19,5 @@ export function rebuildFullText(db: Database, statements: StatementCache): numbe
     }
     rebuildFullTextIndex(statements);
     return count;
-  })();
+  }).immediate();
 }

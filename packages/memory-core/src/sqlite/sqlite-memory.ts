@@ -443,7 +443,7 @@ export class SqliteMemory implements Memory {
   /** One transaction; on rollback the in-memory vector codes may be ahead of the database. */
   private transact<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn)();
+      return this.db.transaction(fn).immediate();
     } catch (error) {
       this.vectors.invalidate();
       throw error;

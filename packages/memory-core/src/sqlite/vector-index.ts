@@ -89,7 +89,7 @@ export function createVectorIndex(
         after = (rows[rows.length - 1] as { rid: number }).rid;
       }
       meta.set("codes_dimensions", String(dimensions));
-    })();
+    }).immediate();
     codes = null;
   }
 
