@@ -193,10 +193,12 @@ export class BatchBackfill {
   private recordFailure(error: unknown): void {
     const failures = this.failures() + 1;
     const message = isMemoryError(error) ? `${error.code}: ${error.message}` : String(error);
-    this.options.db.transaction(() => {
-      this.meta.set(BATCH_API_FAILURES_KEY, String(failures));
-      this.meta.set(BATCH_API_LAST_ERROR_KEY, message.slice(0, 500));
-    }).immediate();
+    this.options.db
+      .transaction(() => {
+        this.meta.set(BATCH_API_FAILURES_KEY, String(failures));
+        this.meta.set(BATCH_API_LAST_ERROR_KEY, message.slice(0, 500));
+      })
+      .immediate();
     const disabled = this.disabledReason();
     if (disabled === undefined) {
       this.options.logger.info("embedding batch job failed; the remaining entries use normal requests", {
