@@ -5,22 +5,6 @@ import { SqliteMemory } from "./sqlite-memory.js";
 import { capturingLogger, countingProvider, openTestMemory, tempDir } from "./test-support/temp-memory.js";
 
 describe("deferred embeddings", () => {
-  it("commits the entry first and embeds in the background", async () => {
-    const counting = countingProvider(createHashingEmbeddingProvider());
-    counting.hold();
-    const memory = openTestMemory({ embeddings: counting.provider });
-    const entry = await memory.store("a", "notes about the launch");
-    expect(entry.key).toBe("a");
-    expect((await memory.recall("launch", { mode: "bm25" })).map((e) => e.key)).toEqual(["a"]);
-    expect((await memory.status()).pendingEmbeddings).toBe(1);
-    counting.release();
-    await memory.flush();
-    const status = await memory.status();
-    expect(status.pendingEmbeddings).toBe(0);
-    expect(status.missingEmbeddings).toBe(0);
-    expect((await memory.recall("launch", { mode: "embedding" })).map((e) => e.key)).toEqual(["a"]);
-  });
-
   it("drops a vector whose content changed while it was being computed", async () => {
     const inner = createHashingEmbeddingProvider();
     let releaseFirst: () => void = () => {};
@@ -53,37 +37,6 @@ describe("deferred embeddings", () => {
     expect(documentCalls).toBe(2);
     expect(Array.from(exported?.embedding ?? [])).toEqual(Array.from(expected as Float32Array));
   });
-
-  it("embeds synchronously when deferEmbedding is false", async () => {
-    const memory = openTestMemory({
-      embeddings: createHashingEmbeddingProvider(),
-      settings: { deferEmbedding: false },
-    });
-    await memory.store("a", "notes about the launch");
-    expect((await memory.status()).missingEmbeddings).toBe(0);
-    expect((await memory.status()).pendingEmbeddings).toBe(0);
-  });
-
-  it("reuses cached vectors for repeated content instead of calling the provider", async () => {
-    const counting = countingProvider(createHashingEmbeddingProvider());
-    const memory = openTestMemory({ embeddings: counting.provider });
-    await memory.store("a", "same words");
-    await memory.flush();
-    await memory.store("b", "same words");
-    await memory.flush();
-    expect(counting.calls.texts).toBe(1);
-    expect((await memory.status()).missingEmbeddings).toBe(0);
-  });
-
-  it("drains pending embeddings on close", async () => {
-    const path = join(tempDir(), "brain.db");
-    const first = SqliteMemory.open({ path, embeddings: createHashingEmbeddingProvider() });
-    for (let i = 0; i < 20; i++) await first.store(`k${i}`, `entry number ${i}`);
-    await first.close();
-    const second = SqliteMemory.open({ path, embeddings: createHashingEmbeddingProvider() });
-    expect((await second.status()).missingEmbeddings).toBe(0);
-    await second.close();
-  });
 });
 
 describe("vector index", () => {
@@ -101,21 +54,6 @@ describe("vector index", () => {
     const b = await js.recall("green apple", { mode: "embedding", limit: 4 });
     expect(a.map((e) => e.key)).toEqual(b.map((e) => e.key));
     for (const [i, e] of a.entries()) expect(e.score).toBeCloseTo(b[i]?.score as number, 5);
-  });
-
-  it("finds rare filtered entries beyond the KNN over-fetch", async () => {
-    const memory = openTestMemory({ embeddings: createHashingEmbeddingProvider({ dimensions: 32 }) });
-    const bulk = Array.from({ length: 400 }, (_, i) => ({
-      key: `k${i}`,
-      content: `meeting notes about topic ${i}`,
-    }));
-    await memory.import([
-      ...bulk,
-      { key: "target", content: "meeting notes about topic zebra", sessionId: "rare" },
-    ]);
-    await memory.flush();
-    const hits = await memory.recall("meeting notes", { mode: "embedding", sessionId: "rare" });
-    expect(hits.map((e) => e.key)).toEqual(["target"]);
   });
 
   it("sets old vectors aside when the provider fingerprint changes, and backfill restores them", async () => {
