@@ -36,6 +36,8 @@ export interface BuildServerDeps {
   /** Shared with the provider wrapper that counts provider errors; default a new set. */
   metrics?: ServerMetrics;
   limits?: Partial<ServerLimits>;
+  /** Answers POST /v1/recall (startServer passes its recall workers'); default `memory.recall`. */
+  recall?: Memory["recall"];
 }
 
 export function buildServer(deps: BuildServerDeps): FastifyInstance {
@@ -44,6 +46,7 @@ export function buildServer(deps: BuildServerDeps): FastifyInstance {
   const metrics = deps.metrics ?? createServerMetrics();
   const ctx: ServerContext = {
     memory: deps.memory,
+    recall: deps.recall ?? ((query, options) => deps.memory.recall(query, options)),
     config: deps.config,
     logger,
     limits,

@@ -12,9 +12,9 @@ export interface ServerLimits {
   recallLimitMax: number;
   /** List `limit` is capped at this. Default 1000. */
   listLimitMax: number;
-  /** Entry routes (store, get, list, recall, forget, purge) answer TIMEOUT after this long. Default 30 s. */
+  /** Entry routes (store, get, list, recall, forget, purge) answer TIMEOUT after this long. Default `server.request_timeout_ms`. */
   requestTimeoutMs: number;
-  /** Per-token token bucket; false = none. Default 100 at once, 20 per second. */
+  /** Per-token token bucket; false = none. Default `server.rate_limit_burst` at once, `rate_limit_per_second` refilled. */
   rateLimit: RateLimitSettings | false;
   /** Entries validated and written per transaction while importing. Default 500. */
   importChunkSize: number;
@@ -27,8 +27,12 @@ export function resolveLimits(config: MemoryConfig, given: Partial<ServerLimits>
     bodyLimitBytes: given.bodyLimitBytes ?? config.server.bodyLimitBytes,
     recallLimitMax: given.recallLimitMax ?? 100,
     listLimitMax: given.listLimitMax ?? 1_000,
-    requestTimeoutMs: given.requestTimeoutMs ?? 30_000,
-    rateLimit: given.rateLimit ?? { capacity: 100, refillPerSecond: 20 },
+    requestTimeoutMs: given.requestTimeoutMs ?? config.server.requestTimeoutMs,
+    rateLimit:
+      given.rateLimit ??
+      (config.server.rateLimitPerSecond === 0
+        ? false
+        : { capacity: config.server.rateLimitBurst, refillPerSecond: config.server.rateLimitPerSecond }),
     importChunkSize: given.importChunkSize ?? 500,
     importErrorsReported: given.importErrorsReported ?? 100,
   };
@@ -36,6 +40,8 @@ export function resolveLimits(config: MemoryConfig, given: Partial<ServerLimits>
 
 export interface ServerContext {
   memory: Memory;
+  /** Memory.recall, on a recall worker when the server runs some (startServer), else the memory's own. */
+  recall: Memory["recall"];
   config: MemoryConfig;
   logger: Logger;
   limits: ServerLimits;

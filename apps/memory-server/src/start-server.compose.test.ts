@@ -82,6 +82,35 @@ describe("startServer composition", () => {
   });
 });
 
+describe("startServer recall workers", () => {
+  it("starts server.recall_workers workers (2 by default) and answers recalls through them", async () => {
+    const workspaceDir = tempWorkspace();
+    const running = await startServer({ workspaceDir, port: 0, env: {}, embeddings: null });
+    onTestFinished(() => running.close());
+    expect(running.recallWorkers).toBe(2);
+    await running.memory.store("standup", "The standup moved to ten thirty");
+    const response = await fetch(`${running.url}/v1/recall`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "when is the standup?" }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { results: { key: string; score: number }[] };
+    expect(body.results.map((r) => r.key)).toEqual(["standup"]);
+    expect(body.results[0]?.score).toBeGreaterThan(0);
+  });
+
+  it("runs none with recall_workers = 0", async () => {
+    const workspaceDir = tempWorkspace();
+    const file = join(workspaceDir, "claw-memory.toml");
+    writeFileSync(file, "[server]\nrecall_workers = 0\n");
+    chmodSync(file, 0o600);
+    const running = await startServer({ workspaceDir, port: 0, env: {}, embeddings: null });
+    onTestFinished(() => running.close());
+    expect(running.recallWorkers).toBe(0);
+  });
+});
+
 describe("resolveServerTokens", () => {
   it("reads token_env variables and adds CLAW_MEMORY_API_KEY with every namespace", () => {
     const config = testConfig({

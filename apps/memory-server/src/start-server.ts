@@ -20,6 +20,7 @@ import { buildServer } from "./build-server.js";
 import { API_KEY_VARIABLE, resolveServerTokens } from "./compose/server-tokens.js";
 import { countingImporter, countProviderErrors } from "./metrics/provider-errors.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
+import { startRecallPool } from "./recall-pool/recall-pool.js";
 import type { ServerLimits } from "./server-context.js";
 
 export interface StartServerOptions {
@@ -43,6 +44,8 @@ export interface StartServerOptions {
   limits?: Partial<ServerLimits>;
   /** How provider packages are loaded (default: from this package). */
   importModule?: ModuleImporter;
+  /** Recall worker threads; default `server.recall_workers`. */
+  recallWorkers?: number;
 }
 
 export interface RunningServer {
@@ -52,6 +55,8 @@ export interface RunningServer {
   memory: Memory;
   /** Whether any token is required (false = open loopback mode). */
   authenticated: boolean;
+  /** Recall worker threads running (0 when recall runs on the server thread). */
+  recallWorkers: number;
   /** Stops accepting, lets in-flight requests finish, then closes the memory (drains embeddings). */
   close(): Promise<void>;
 }
@@ -101,11 +106,28 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await memory.close();
     throw new MemoryError("STORAGE", reason);
   }
-  const app = buildServer({ memory, config, logger, tokens, metrics, generator, limits: options.limits });
+  const pool = await startRecallPool({
+    size: options.recallWorkers ?? config.server.recallWorkers,
+    workspaceDir,
+    config,
+    memory,
+    logger,
+  });
+  const app = buildServer({
+    memory,
+    config,
+    logger,
+    tokens,
+    metrics,
+    generator,
+    limits: options.limits,
+    recall: pool.recall,
+  });
   try {
     await app.listen({ host, port });
   } catch (error) {
     await app.close();
+    await pool.close();
     await memory.close();
     throw new MemoryError("UNAVAILABLE", `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
       cause: error,
@@ -114,7 +136,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const address = app.server.address();
   const boundPort = typeof address === "object" && address !== null ? address.port : port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${boundPort}`;
-  logger.info("claw-memory server listening", { url, tokens: tokens.length, workspace: workspaceDir });
+  logger.info("claw-memory server listening", {
+    url,
+    tokens: tokens.length,
+    workspace: workspaceDir,
+    recallWorkers: pool.size,
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -122,11 +149,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     app,
     memory,
     authenticated: tokens.length > 0,
+    recallWorkers: pool.size,
     close: () => {
       closing ??= (async () => {
         try {
           await app.close();
         } finally {
+          await pool.close();
           await memory.close();
         }
       })();

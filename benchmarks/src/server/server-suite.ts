@@ -70,16 +70,20 @@ async function directRates(
 }
 
 /** The server in a child process; resolves with its URL once it listens. */
-async function startChild(workspaceDir: string): Promise<{ url: string; child: ChildProcess }> {
+async function startChild(
+  workspaceDir: string,
+  recallWorkers?: number,
+): Promise<{ url: string; child: ChildProcess }> {
   const script = join(dirname(fileURLToPath(import.meta.url)), "serve-child.js");
-  const child = spawn(process.execPath, [script, workspaceDir], { stdio: ["ignore", "pipe", "inherit"] });
+  const args = [script, workspaceDir, ...(recallWorkers === undefined ? [] : [String(recallWorkers)])];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const [line] = (await once(child.stdout as NodeJS.ReadableStream, "data")) as [Buffer];
   return { url: line.toString("utf8").trim(), child };
 }
 
 /**
  * The HTTP server under load (autocannon, 10 connections, keyword-only store of 10k entries, the
- * server in its own process):
+ * server in its own process, with and without recall workers):
  * recall and store requests/s with p50/p99, as ratios to the same operations made directly on the
  * store in the same run; `GET /healthz` shows what HTTP alone costs.
  */
@@ -110,18 +114,11 @@ export const serverSuite: Suite = {
       duration(ctx.profile),
     );
 
-    const server = await startChild(workspaceDir);
     const seconds = duration(ctx.profile);
-    const figures: Figure[] = [];
-    const add = (id: string, value: number, unit: string, better: Figure["better"]) =>
-      figures.push(figure(`server.10k.${id}`, value, unit, better));
-    try {
-      ctx.log("server: GET /healthz (baseline)");
-      const health = await load({ url: `${server.url}/healthz`, duration: seconds });
-      ctx.log("server: POST /v1/recall");
+    const recallLoad = (url: string) => {
       let q = 0;
-      const recall = await load({
-        url: `${server.url}/v1/recall`,
+      return load({
+        url: `${url}/v1/recall`,
         duration: seconds,
         requests: [
           {
@@ -131,6 +128,27 @@ export const serverSuite: Suite = {
           },
         ],
       });
+    };
+    // The same server with recall on its one thread (server.recall_workers = 0), for the ratio.
+    ctx.log("server: POST /v1/recall without recall workers");
+    const single = await startChild(workspaceDir, 0);
+    let singleThread: Load;
+    try {
+      singleThread = await recallLoad(single.url);
+    } finally {
+      single.child.kill("SIGTERM");
+      await once(single.child, "exit");
+    }
+
+    const server = await startChild(workspaceDir);
+    const figures: Figure[] = [];
+    const add = (id: string, value: number, unit: string, better: Figure["better"]) =>
+      figures.push(figure(`server.10k.${id}`, value, unit, better));
+    try {
+      ctx.log("server: GET /healthz (baseline)");
+      const health = await load({ url: `${server.url}/healthz`, duration: seconds });
+      ctx.log("server: POST /v1/recall (default recall workers)");
+      const recall = await recallLoad(server.url);
       ctx.log("server: POST /v1/memories");
       let n = 0;
       const store = await load({
@@ -154,6 +172,7 @@ export const serverSuite: Suite = {
       for (const [name, run] of [
         ["healthz", health],
         ["recall", recall],
+        ["recall_single_thread", singleThread],
         ["store", store],
       ] as const) {
         add(`${name}.req_per_s`, run.reqPerS, "req/s", "higher");
@@ -164,6 +183,7 @@ export const serverSuite: Suite = {
       add("direct.recall_per_s", direct.recallPerS, "ops/s", "higher");
       add("direct.store_per_s", direct.storePerS, "ops/s", "higher");
       add("ratio.recall_http_vs_direct", recall.reqPerS / direct.recallPerS, "×", "higher");
+      add("ratio.recall_workers_vs_single_thread", recall.reqPerS / singleThread.reqPerS, "×", "higher");
       add("ratio.store_http_vs_direct", store.reqPerS / direct.storePerS, "×", "higher");
     } finally {
       server.child.kill("SIGTERM");
@@ -177,7 +197,7 @@ export const serverSuite: Suite = {
           title: "HTTP server at 10k entries (autocannon, 10 connections, keyword-only)",
           columns: ["figure", "value", "unit"],
           rows: figures.map((f) => [f.id.replace("server.10k.", ""), f.value, f.unit]),
-          note: `${seconds} s per route over loopback; recall rotates ${QUERIES} distinct queries (hot cache on); store writes new keys. GET /healthz shows the HTTP floor; the ratios compare with the same recalls and stores made directly on the store (one at a time) in the same run.`,
+          note: `${seconds} s per route over loopback; recall rotates ${QUERIES} distinct queries (hot cache on, so every one misses); recall runs on the default 2 recall workers, recall_single_thread on the server's one thread (recall_workers = 0); store writes new keys. GET /healthz shows the HTTP floor; the ratios compare with the same recalls and stores made directly on the store (one at a time) in the same run.`,
         },
       ],
     };

@@ -68,7 +68,11 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
     const selection = namespaceSelection(request.principal, namespace, "default");
     const started = performance.now();
     const results = await deadline((signal) =>
-      recallIn(memory, selection.all ? ["*"] : selection.namespaces, query, { ...options, limit, signal }),
+      recallIn(ctx.recall, selection.all ? ["*"] : selection.namespaces, query, {
+        ...options,
+        limit,
+        signal,
+      }),
     );
     metrics.recallDuration.observe(
       { mode: options.mode ?? ctx.config.memory.searchMode },
@@ -109,15 +113,13 @@ type RecallCall = Parameters<Memory["recall"]>[1] & { limit: number };
 
 /** One recall per namespace, merged best first (a single call when there is one namespace). */
 async function recallIn(
-  memory: Memory,
+  recall: Memory["recall"],
   namespaces: readonly string[],
   query: string,
   options: RecallCall,
 ): Promise<MemoryEntry[]> {
-  if (namespaces.length === 1) return memory.recall(query, { ...options, namespace: namespaces[0] });
-  const lists = await Promise.all(
-    namespaces.map((namespace) => memory.recall(query, { ...options, namespace })),
-  );
+  if (namespaces.length === 1) return recall(query, { ...options, namespace: namespaces[0] });
+  const lists = await Promise.all(namespaces.map((namespace) => recall(query, { ...options, namespace })));
   return lists
     .flat()
     .sort((a, b) => (b.score ?? 0) - (a.score ?? 0))

@@ -157,6 +157,13 @@ export const serverSettingsSchema = z.strictObject(
     host: nonEmptyString().default("127.0.0.1"),
     port: integerBetween(0, 65_535).default(7878),
     bodyLimitBytes: positiveInteger().default(1_048_576),
+    /** Entry routes answer TIMEOUT after this long. */
+    requestTimeoutMs: positiveInteger().default(30_000),
+    /** Per-token token bucket: requests at once, and refilled per second (0 = no rate limit). */
+    rateLimitBurst: positiveInteger().default(100),
+    rateLimitPerSecond: nonNegativeInteger().default(20),
+    /** Threads answering recalls beside the one serving HTTP (SQLite only); 0 = recall on that one. */
+    recallWorkers: integerBetween(0, 64).default(2),
     tokens: z.array(serverTokenSchema, expected("an array of [[server.tokens]] tables")).prefault([]),
   },
   expected("a table of server settings"),

@@ -69,7 +69,16 @@ describe("the seed 000 [memory] example", () => {
     expect(memory.hygieneIntervalHours).toBe(12);
     expect(memory.ftsEarlyReturnScore).toBe(0.85);
     expect(memory.decayHalfLifeDays).toBe(7);
-    expect(server).toEqual({ host: "127.0.0.1", port: 7878, bodyLimitBytes: 1048576, tokens: [] });
+    expect(server).toEqual({
+      host: "127.0.0.1",
+      port: 7878,
+      bodyLimitBytes: 1048576,
+      requestTimeoutMs: 30_000,
+      rateLimitBurst: 100,
+      rateLimitPerSecond: 20,
+      recallWorkers: 2,
+      tokens: [],
+    });
     expect(providers).toEqual({});
   });
 

@@ -47,7 +47,16 @@ describe("parseConfig defaults", () => {
       closeTimeoutMs: 10000,
       modelBaseUrl: "https://huggingface.co",
     });
-    expect(config.server).toEqual({ host: "127.0.0.1", port: 7878, bodyLimitBytes: 1048576, tokens: [] });
+    expect(config.server).toEqual({
+      host: "127.0.0.1",
+      port: 7878,
+      bodyLimitBytes: 1048576,
+      requestTimeoutMs: 30_000,
+      rateLimitBurst: 100,
+      rateLimitPerSecond: 20,
+      recallWorkers: 2,
+      tokens: [],
+    });
     expect(config.providers).toEqual({});
     expect(config.postgres).toEqual({ schema: "public", textSearchConfig: "english", poolMax: 10 });
   });

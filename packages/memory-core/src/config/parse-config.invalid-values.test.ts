@@ -36,6 +36,8 @@ describe("invalid values are INVALID_INPUT naming the TOML key", () => {
     [{ memory: { embeddingDims: 76.8 } }, "memory.embedding_dims", "a positive integer"],
     [{ memory: { minRetentionFloor: -1 } }, "memory.min_retention_floor", "non-negative integer"],
     [{ server: { port: 70000 } }, "server.port", "an integer between 0 and 65535, got 70000"],
+    [{ server: { recallWorkers: 65 } }, "server.recall_workers", "an integer between 0 and 64, got 65"],
+    [{ server: { rateLimitPerSecond: -1 } }, "server.rate_limit_per_second", "non-negative integer"],
     [{ memory: { autoSave: "yes" } }, "memory.auto_save", 'expected true or false, got "yes"'],
     [{ memory: { searchMode: "fuzzy" } }, "memory.search_mode", 'one of "hybrid", "embedding", "bm25"'],
     [{ memory: { backend: "mysql" } }, "memory.backend", 'got "mysql"'],

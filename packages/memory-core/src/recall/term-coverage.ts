@@ -1,6 +1,9 @@
 /** Tuned on LoCoMo (dev): 0.75 keeps most of the MRR gain of a linear factor and more recall@10. */
 const COVERAGE_EXPONENT = 0.75;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL.
+const ASCII = /^[\x00-\x7f]*$/;
+
 interface Hit<R> {
   row: R;
   score: number;
@@ -27,6 +30,8 @@ export function byCoverage<R extends { rid: number; key: string; content: string
  */
 export function termCoverage(row: { key: string; content: string }, terms: readonly string[]): number {
   if (terms.length === 0) return 0;
-  const text = `${row.key}\n${row.content}`.normalize("NFKC").toLowerCase();
+  const raw = `${row.key}\n${row.content}`;
+  // NFKC leaves ASCII unchanged; skipping it there saves most of this function's time.
+  const text = (ASCII.test(raw) ? raw : raw.normalize("NFKC")).toLowerCase();
   return terms.filter((t) => text.includes(t)).length / terms.length;
 }

@@ -32,6 +32,16 @@ export function entryColumns(withEmbedding: boolean): string {
   return withEmbedding ? `${base}, m.embedding` : base;
 }
 
+/** The columns recall ranks by (coverage, decay, session neighbours); full rows are read only for
+ *  the entries it returns. */
+export const RANK_COLUMNS =
+  "m.rid, m.key, m.content, m.category, m.created_at, m.updated_at, m.session_id, m.namespace";
+
+export type RankRow = Pick<
+  MemoryRow,
+  "rid" | "key" | "content" | "category" | "created_at" | "updated_at" | "session_id" | "namespace"
+>;
+
 /** The entry of a row; `decode` turns the driver's vector into a Float32Array. */
 export function rowToEntry<V = Buffer>(
   row: EntryRow<V>,

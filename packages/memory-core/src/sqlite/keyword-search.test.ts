@@ -111,7 +111,7 @@ describe("keyword search takes the index's top N before filtering", () => {
     const { db, statements } = await seeded();
     try {
       for (const limit of [1, 5, 40, 400]) {
-        const hits = keywordSearch(statements, "alpha", filter, limit, false).map((h) => ({
+        const hits = keywordSearch(statements, "alpha", filter, limit).map((h) => ({
           rid: h.row.rid,
           score: h.score,
         }));

@@ -2,7 +2,7 @@ import type { Logger, MemoryEntry, SearchMode } from "@claw/memory-api";
 import { type RecallEngineSettings, type RecallSource, runRecallEngine } from "../recall/recall-engine.js";
 import type { EmbeddingPipeline } from "./embedding-pipeline.js";
 import { type EntryFilter, filterSql } from "./entry-filter.js";
-import { entryColumns, type MemoryRow, rowToEntry } from "./entry-row.js";
+import { entryColumns, type MemoryRow, RANK_COLUMNS, type RankRow, rowToEntry } from "./entry-row.js";
 import { keywordSearch, likeSearch } from "./keyword-search.js";
 import { withSessionNeighbours } from "./session-context.js";
 import type { StatementCache } from "./statement-cache.js";
@@ -33,59 +33,68 @@ export interface RecallRequest {
   signal?: AbortSignal;
 }
 
-/** The recall pipeline (runRecallEngine) over this SQLite store's FTS5 index and vector index. */
+/**
+ * The recall pipeline (runRecallEngine) over this SQLite store's FTS5 index and vector index. The
+ * stages read only the columns ranking needs; the entries returned are then read in full.
+ */
 export async function runRecall(deps: RecallDeps, request: RecallRequest): Promise<MemoryEntry[]> {
   const recalled = await runRecallEngine(sqliteRecallSource(deps, request), deps, request);
-  return recalled.map((r) => rowToEntry(r.row, r.score));
+  const full = new Map(
+    loadRows(
+      deps.statements,
+      entryColumns(request.withEmbeddings),
+      recalled.map((r) => r.row.rid),
+    ).map((row) => [row.rid, row]),
+  );
+  return recalled.flatMap((r) => {
+    const row = full.get(r.row.rid);
+    return row === undefined ? [] : [rowToEntry(row, r.score)];
+  });
 }
 
-function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): RecallSource<MemoryRow> {
+function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): RecallSource<RankRow> {
   const { statements, embeddings } = deps;
-  const { filter, withEmbeddings } = request;
+  const { filter } = request;
   return {
-    mostRecent: (limit) => mostRecent(statements, filter, limit, withEmbeddings),
+    mostRecent: (limit) => mostRecent(statements, filter, limit),
     keyword: (query, depth) =>
       withSessionNeighbours(
         statements,
-        keywordSearch(statements, query, filter, depth, withEmbeddings),
+        keywordSearch(statements, query, filter, depth),
         filter,
         deps.settings.sessionContextWeight,
-        withEmbeddings,
       ),
     embedQuery: embeddings === null ? null : (query, signal) => embeddings.embedQuery(query, signal),
     vector: (queryVector, depth) => deps.vectors.search(queryVector, depth, filter),
-    rows: (rids) => loadRows(statements, rids, withEmbeddings),
-    like: (query, limit) => likeSearch(statements, query, filter, limit, withEmbeddings),
+    rows: (rids) => loadRows<RankRow>(statements, RANK_COLUMNS, rids),
+    like: (query, limit) => likeSearch(statements, query, filter, limit),
   };
 }
 
-function loadRows(statements: StatementCache, rids: readonly number[], withEmbeddings: boolean): MemoryRow[] {
-  const rows: MemoryRow[] = [];
+function loadRows<R extends RankRow = MemoryRow>(
+  statements: StatementCache,
+  columns: string,
+  rids: readonly number[],
+): R[] {
+  const rows: R[] = [];
   // Chunked to stay under SQLite's bound-parameter limit.
   for (let i = 0; i < rids.length; i += 500) {
     const chunk = rids.slice(i, i + 500);
     rows.push(
       ...(statements
-        .get(
-          `SELECT ${entryColumns(withEmbeddings)} FROM memories m WHERE m.rid IN (${chunk.map(() => "?").join(",")})`,
-        )
-        .all(...chunk) as MemoryRow[]),
+        .get(`SELECT ${columns} FROM memories m WHERE m.rid IN (${chunk.map(() => "?").join(",")})`)
+        .all(...chunk) as R[]),
     );
   }
   return rows;
 }
 
-function mostRecent(
-  statements: StatementCache,
-  filter: EntryFilter,
-  limit: number,
-  withEmbeddings: boolean,
-): MemoryRow[] {
+function mostRecent(statements: StatementCache, filter: EntryFilter, limit: number): RankRow[] {
   const where = filterSql(filter);
   return statements
     .get(
-      `SELECT ${entryColumns(withEmbeddings)} FROM memories m WHERE 1 = 1${where.sql}
+      `SELECT ${RANK_COLUMNS} FROM memories m WHERE 1 = 1${where.sql}
        ORDER BY m.updated_at DESC, m.rid DESC LIMIT ?`,
     )
-    .all(...where.params, limit) as MemoryRow[];
+    .all(...where.params, limit) as RankRow[];
 }

@@ -1,6 +1,6 @@
 import { lendToNeighbours } from "../recall/session-neighbours.js";
 import { type EntryFilter, filterSql } from "./entry-filter.js";
-import { entryColumns, type MemoryRow } from "./entry-row.js";
+import { RANK_COLUMNS, type RankRow } from "./entry-row.js";
 import type { KeywordHit } from "./keyword-search.js";
 import type { StatementCache } from "./statement-cache.js";
 
@@ -14,11 +14,10 @@ export function withSessionNeighbours(
   hits: readonly KeywordHit[],
   filter: EntryFilter,
   weight: number,
-  withEmbedding: boolean,
 ): KeywordHit[] {
   if (weight <= 0 || hits.length === 0) return [...hits];
   const where = filterSql({ ...filter, namespace: undefined, sessionId: undefined });
-  const columns = entryColumns(withEmbedding);
+  const columns = RANK_COLUMNS;
   const before = statements.get(
     `SELECT ${columns} FROM memories m WHERE m.namespace = ? AND m.session_id = ?
      AND (m.created_at < ? OR (m.created_at = ? AND m.rid < ?))${where.sql}
@@ -34,7 +33,7 @@ export function withSessionNeighbours(
     ({ row }) => {
       if (row.session_id === null) return [];
       const args = [row.namespace, row.session_id, row.created_at, row.created_at, row.rid, ...where.params];
-      return [before.get(...args), after.get(...args)].filter((n): n is MemoryRow => n !== undefined);
+      return [before.get(...args), after.get(...args)].filter((n): n is RankRow => n !== undefined);
     },
     weight,
   );

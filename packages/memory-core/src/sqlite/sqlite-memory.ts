@@ -26,7 +26,7 @@ import { type BatchBackfill, createBatchBackfill } from "./batch-backfill.js";
 import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
 import type { EntryFilter } from "./entry-filter.js";
 import { toEntryWrite } from "./entry-input.js";
-import { unindexFullTextWhere } from "./fts-index.js";
+import { createIndexMerge, type IndexMerge, unindexFullTextWhere } from "./fts-index.js";
 import { readStatus } from "./memory-status.js";
 import { openStore } from "./open-store.js";
 import * as read from "./read-entries.js";
@@ -64,6 +64,7 @@ export class SqliteMemory implements Memory {
   private readonly vectors: VectorIndex;
   private readonly embeddings: EmbeddingPipeline | null;
   private readonly hot: HotCache<MemoryEntry[]>;
+  private readonly indexMerge: IndexMerge;
   private readonly settings: MemorySettings;
   private readonly logger: Logger;
   private readonly now: () => Date;
@@ -94,6 +95,7 @@ export class SqliteMemory implements Memory {
     });
     this.db = parts.db;
     this.statements = parts.statements;
+    this.indexMerge = createIndexMerge(this.statements, this.logger);
     this.vectors = parts.vectors;
     this.embeddings = parts.embeddings;
     this.warnings.push(...parts.warnings);
@@ -133,6 +135,7 @@ export class SqliteMemory implements Memory {
       toEntryWrite({ key, content, ...options }, "", this.settings, this.now(), this.newId, false),
     );
     const [result] = this.writeAll([write]);
+    this.mergeIndexAfter(1);
     await this.embedLater(result?.job ? [result.job] : []);
     return (result as { entry: MemoryEntry }).entry;
   }
@@ -207,14 +210,14 @@ export class SqliteMemory implements Memory {
   async forget(key: string, options: NamespaceOption = {}): Promise<boolean> {
     const namespace = this.guard(() => check.namespaceOf(options.namespace, "namespace", false));
     check.requireText(key, "key", 4096);
-    return this.deleteWhere("m.namespace = ? AND m.key = ?", [namespace, key]) > 0;
+    return this.mergeIndexAfter(this.deleteWhere("m.namespace = ? AND m.key = ?", [namespace, key])) > 0;
   }
 
   async forgetMany(refs: Iterable<EntryRef>): Promise<number> {
     this.assertOpen();
     const pairs = this.refsOf(refs, "refs");
     if (pairs.length === 0) return 0;
-    return this.guard(() => this.transact(() => this.removeRefs(pairs)));
+    return this.mergeIndexAfter(this.guard(() => this.transact(() => this.removeRefs(pairs))));
   }
 
   async embed(texts: readonly string[], options: EmbedTextsOptions = {}): Promise<Float32Array[] | null> {
@@ -227,12 +230,12 @@ export class SqliteMemory implements Memory {
 
   async purgeNamespace(namespace: string): Promise<number> {
     check.namespaceOf(check.requireText(namespace, "namespace", 256), "namespace", false);
-    return this.deleteWhere("m.namespace = ?", [namespace]);
+    return this.mergeIndexAfter(this.deleteWhere("m.namespace = ?", [namespace]));
   }
 
   async purgeSession(sessionId: string): Promise<number> {
     check.requireText(sessionId, "sessionId", 1024);
-    return this.deleteWhere("m.session_id = ?", [sessionId]);
+    return this.mergeIndexAfter(this.deleteWhere("m.session_id = ?", [sessionId]));
   }
 
   async count(options: { namespace?: string; category?: MemoryCategory } = {}): Promise<number> {
@@ -288,6 +291,7 @@ export class SqliteMemory implements Memory {
     }
     const removals = options.remove === undefined ? [] : this.refsOf(options.remove, "remove");
     const results = this.writeAll(writes, removals);
+    this.mergeIndexAfter(results.length + removals.length);
     await this.embedLater(results.flatMap((r) => (r.job ? [r.job] : [])));
     return results.length;
   }
@@ -411,6 +415,12 @@ export class SqliteMemory implements Memory {
     return results;
   }
 
+  /** Counts changed entries for the full-text index merge (fts-index.ts); returns `changed`. */
+  private mergeIndexAfter(changed: number): number {
+    this.indexMerge.changed(changed);
+    return changed;
+  }
+
   /** Deferred mode queues the vectors; otherwise they are computed before returning. */
   private async embedLater(jobs: EmbedJob[]): Promise<void> {
     if (this.embeddings === null || jobs.length === 0) return;
@@ -470,7 +480,7 @@ export class SqliteMemory implements Memory {
    * `PRAGMA data_version` changes only on other connections' commits and costs microseconds.
    */
   private dropHotCacheIfChangedElsewhere(): void {
-    const version = this.db.pragma("data_version", { simple: true }) as number;
+    const version = this.statements.get("PRAGMA data_version").pluck().get() as number;
     if (version !== this.hotDataVersion) {
       this.hot.clear();
       this.hotDataVersion = version;

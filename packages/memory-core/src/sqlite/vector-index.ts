@@ -53,7 +53,7 @@ export function createVectorIndex(
   let dimensions = Number(meta.get("codes_dimensions") ?? 0);
   let codes: BinaryCodes | null = null;
   let seenVersion = -1;
-  const dataVersion = () => db.pragma("data_version", { simple: true }) as number;
+  const dataVersion = () => statements.get("PRAGMA data_version").pluck().get() as number;
 
   /** Another connection's commit may have changed vectors: reload the mirror when it did. */
   function loaded(): BinaryCodes | null {

@@ -30,6 +30,27 @@ export function describeRecallContract(harness: MemoryContractHarness): void {
       expect(hits[0]?.score).toBeLessThan(1);
     });
 
+    it("returns whole entries, as get does, from every stage", async () => {
+      const memory = await open();
+      await memory.import([
+        {
+          key: "full",
+          content: "The standup moved to ten thirty",
+          category: "core",
+          sessionId: "s-1",
+          importance: 0.9,
+          source: { path: "notes/standup.md", startLine: 3, endLine: 4 },
+        },
+      ]);
+      const stored = await memory.get("full");
+      for (const query of ["standup moved", "", "standu"]) {
+        const [hit] = await memory.recall(query, { mode: "bm25" });
+        const { score, ...entry } = hit ?? {};
+        expect(entry).toEqual(stored);
+        if (query !== "") expect(score).toBeGreaterThan(0);
+      }
+    });
+
     it("matches word forms by stemming and widens to prefixes", async () => {
       const memory = await seeded();
       expect((await memory.recall("running", { mode: "bm25" })).map((h) => h.key)).toEqual(["pet"]);

@@ -49,8 +49,21 @@ export function ageInDays(timestamp: string, now: Date): number {
   return Math.max(0, (nowMs - time) / MS_PER_DAY);
 }
 
+/** Parsed timestamps: recall reads the same few thousand `updated_at` values over and over. */
+const parsed = new Map<string, number | null>();
+const PARSED_MAX = 8192;
+
 function parseRfc3339(timestamp: string): number | null {
   if (typeof timestamp !== "string") return null;
+  const known = parsed.get(timestamp);
+  if (known !== undefined) return known;
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  const time = parseUncached(timestamp);
+  parsed.set(timestamp, time);
+  return time;
+}
+
+function parseUncached(timestamp: string): number | null {
   const m = RFC3339.exec(timestamp.trim());
   if (m === null) return null;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((part) =>
