@@ -45,6 +45,13 @@ export interface Memory {
   purgeSession(sessionId: string): Promise<number>;
   count(options?: { namespace?: string; category?: MemoryCategory }): Promise<number>;
   export(filter?: ExportFilter): Promise<MemoryEntry[]>;
+  /**
+   * The entries export() would return, read a page at a time (constant memory however many match),
+   * in the order the store first wrote them (within one import, in any order). Bad filters throw
+   * INVALID_INPUT at the call. Each page is read on its own, so writes made meanwhile may show: an
+   * entry changed during the stream comes in its old or its new form, never twice.
+   */
+  exportStream(filter?: ExportFilter): AsyncIterable<MemoryEntry>;
   /** Validates every entry, then writes them all in one transaction; returns how many were written. */
   import(
     entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>,

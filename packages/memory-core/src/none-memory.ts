@@ -63,6 +63,9 @@ export class NoneMemory implements Memory {
   async export(): Promise<MemoryEntry[]> {
     return [];
   }
+  exportStream(): AsyncIterable<MemoryEntry> {
+    return (async function* () {})();
+  }
   async import(): Promise<number> {
     return 0;
   }

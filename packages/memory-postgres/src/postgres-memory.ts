@@ -31,13 +31,16 @@ import {
 import { CachedRecall } from "./search/cached-recall.js";
 import { describeLocation, readStatus } from "./status.js";
 import { deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
-import { rowToEntry } from "./store/entry-row.js";
+import { type PgEntryRow, rowToEntry } from "./store/entry-row.js";
 import { importWritesOf } from "./store/import-input.js";
 import * as read from "./store/read-entries.js";
 import { rebuildFullText } from "./store/rebuild-fts.js";
 import { exportFilterOf, recallFilterOf, refsOf, storable } from "./store/request-input.js";
 import { assertStorableEntry, assertStorableText } from "./store/text-guard.js";
 import { type WrittenRow, writeEntries } from "./store/write-entries.js";
+
+/** Entries read per query by exportStream. */
+const EXPORT_PAGE_SIZE = 500;
 
 /** The same Memory on PostgreSQL + pgvector, for several servers sharing one store. */
 export class PostgresMemory implements Memory {
@@ -227,6 +230,24 @@ export class PostgresMemory implements Memory {
     const where = exportFilterOf(filter);
     const withVectors = check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false;
     return this.db((db) => read.exportEntries(db, this.parts.names, where, withVectors));
+  }
+
+  exportStream(filter: ExportFilter = {}): AsyncIterable<MemoryEntry> {
+    this.assertOpen();
+    const where = exportFilterOf(filter);
+    const withVectors = check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false;
+    const page = (afterRid: number) => {
+      this.assertOpen();
+      return this.db((db) =>
+        read.exportPage(db, this.parts.names, where, withVectors, afterRid, EXPORT_PAGE_SIZE),
+      );
+    };
+    return (async function* () {
+      for (let rows = await page(0); rows.length > 0; rows = await page((rows.at(-1) as PgEntryRow).rid)) {
+        for (const row of rows) yield rowToEntry(row);
+        if (rows.length < EXPORT_PAGE_SIZE) return;
+      }
+    })();
   }
 
   async import(

@@ -23,31 +23,51 @@ export async function exportCommand(ctx: CliContext, opts: ExportOptions) {
     throw new UsageError(`--format expects json, jsonl or md, got ${JSON.stringify(format)}`);
   const now = ctx.deps.now();
   const memory = await ctx.memory("none");
-  const entries = await memory.export({
+  const filter = {
     namespace: opts.namespace,
     category: opts.category,
     sessionId: opts.session,
     since: timeOption(opts.since, "--since", now),
     until: timeOption(opts.until, "--until", now),
     includeEmbeddings: opts.embeddings === true,
-  });
-  const plain = entries.map(toPlain);
-  const text =
-    format === "json"
-      ? `${JSON.stringify(plain, null, 2)}\n`
-      : format === "md"
-        ? renderMarkdownExport(entries)
-        : plain.map((e) => `${JSON.stringify(e)}\n`).join("");
+  };
+  let exported = 0;
+  let chunks: AsyncIterable<string>;
+  if (format === "md") {
+    // The Markdown page groups by category: it needs every entry first.
+    const entries = await memory.export(filter);
+    exported = entries.length;
+    chunks = (async function* () {
+      yield renderMarkdownExport(entries);
+    })();
+  } else {
+    // JSON Lines and JSON are written as the store is read, a page at a time.
+    const stream = memory.exportStream(filter);
+    chunks = (async function* () {
+      let batch = format === "json" ? "[" : "";
+      for await (const entry of stream) {
+        const json = JSON.stringify(toPlain(entry), null, format === "json" ? 2 : undefined);
+        batch +=
+          format === "json" ? `${exported === 0 ? "\n" : ",\n"}${json.replace(/^/gm, "  ")}` : `${json}\n`;
+        exported++;
+        if (batch.length >= 65_536) {
+          yield batch;
+          batch = "";
+        }
+      }
+      yield format === "json" ? `${batch}${exported === 0 ? "]" : "\n]"}\n` : batch;
+    })();
+  }
   if (opts.out === undefined) {
-    ctx.deps.stdout.write(text);
+    for await (const chunk of chunks) ctx.deps.stdout.write(chunk);
     return;
   }
   const path = resolve(ctx.deps.cwd, opts.out);
   const { writeFileAtomic } = await import("@claw/memory-core");
-  await writeFileAtomic(path, text);
-  ctx.logger.info(`exported ${entries.length} memories to ${path}`);
-  if (ctx.json) ctx.result({ exported: entries.length, path }, () => "");
-  else ctx.deps.stderr.write(`exported ${entries.length} memories to ${path}\n`);
+  await writeFileAtomic(path, chunks);
+  ctx.logger.info(`exported ${exported} memories to ${path}`);
+  if (ctx.json) ctx.result({ exported, path }, () => "");
+  else ctx.deps.stderr.write(`exported ${exported} memories to ${path}\n`);
 }
 
 export interface ImportOptions {

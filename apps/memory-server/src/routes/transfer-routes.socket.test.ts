@@ -141,4 +141,39 @@ describe("NDJSON transfer over a socket", () => {
     expect(await dry.json()).toMatchObject({ imported: 0, accepted: 1, rejected: 1, dryRun: true });
     expect(await memory.count({ namespace: "n3" })).toBe(0);
   });
+
+  it("reads the export page by page while it is sent, not all at once before", async () => {
+    const memory = await openMemory();
+    // 20k lines of ~1 KB: far more than the socket and stream buffers between server and client hold.
+    const total = 20_000;
+    await memory.import(
+      Array.from({ length: total }, (_, i) => ({ key: `k${i}`, content: `entry ${i} ${"x".repeat(900)}` })),
+    );
+    const { url } = await listeningServer({ memory });
+    const response = await fetch(`${url}/v1/export`, { headers: bearer(ADMIN) });
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    // The first lines are out; an entry stored now is read with a later page (an export read whole
+    // before sending, as before, would not hold it).
+    await memory.store("late", "stored while the export was being sent");
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    const keys = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).key as string);
+    expect(keys.length).toBe(total + 1);
+    expect(keys.at(-1)).toBe("late");
+    expect(new Set(keys).size).toBe(total + 1);
+  });
+
+  it("answers a bad filter with 400 before streaming anything", async () => {
+    const { url } = await listeningServer({ memory: await openMemory() });
+    const response = await fetch(`${url}/v1/export?since=yesterday`, { headers: bearer(ADMIN) });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("INVALID_INPUT");
+  });
 });

@@ -23,13 +23,16 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: ServerContext)
   api.get("/v1/export", { schema: exportSchema, config: { access: "read" } }, async (request, reply) => {
     const { namespace, ...filter } = request.query;
     const selection = namespaceSelection(request.principal, namespace, "all");
-    // Read before the status line goes out, so a failure is still an error response, not a cut stream.
-    const batches = selection.all
-      ? [await memory.export({ ...filter, namespace: "*" })]
-      : await Promise.all(selection.namespaces.map((ns) => memory.export({ ...filter, namespace: ns })));
+    const namespaces = selection.all ? ["*"] : selection.namespaces;
+    // Bad filters fail here, as a 400, before anything is read.
+    const streams = namespaces.map((ns) => memory.exportStream({ ...filter, namespace: ns }));
+    const chunks = ndjsonChunks(streams)[Symbol.asyncIterator]();
+    // The first chunk is read before the status line goes out, so a store that cannot be read is
+    // still an error response; a failure later can only cut the stream (and is logged).
+    const first = await chunks.next();
     reply.type(`${NDJSON}; charset=utf-8`);
     // The schema describes one line; the type provider cannot express a stream of them.
-    return reply.send(Readable.from(ndjsonChunks(batches)) as never);
+    return reply.send(Readable.from(resume(first, chunks, ctx.logger)) as never);
   });
 
   api.post(
@@ -70,10 +73,11 @@ function requireNdjson(request: FastifyRequest): void {
   }
 }
 
-function* ndjsonChunks(batches: readonly MemoryEntry[][]): Generator<string> {
+/** NDJSON lines of every stream in turn, in chunks of about EXPORT_BATCH_CHARS. */
+async function* ndjsonChunks(streams: readonly AsyncIterable<MemoryEntry>[]): AsyncGenerator<string> {
   let buffer = "";
-  for (const entries of batches) {
-    for (const entry of entries) {
+  for (const entries of streams) {
+    for await (const entry of entries) {
       buffer += `${JSON.stringify(entryJson(entry))}\n`;
       if (buffer.length >= EXPORT_BATCH_CHARS) {
         yield buffer;
@@ -82,4 +86,18 @@ function* ndjsonChunks(batches: readonly MemoryEntry[][]): Generator<string> {
     }
   }
   if (buffer !== "") yield buffer;
+}
+
+/** The chunks again, the first one already read; a failure mid-stream is logged, then cuts it. */
+async function* resume(
+  first: IteratorResult<string>,
+  rest: AsyncIterator<string>,
+  logger: ServerContext["logger"],
+): AsyncGenerator<string> {
+  try {
+    for (let next = first; next.done !== true; next = await rest.next()) yield next.value;
+  } catch (error) {
+    logger.error("export failed mid-stream: the response was cut", { error: (error as Error).message });
+    throw error;
+  }
 }

@@ -29,4 +29,29 @@ describe("writeFileAtomic", () => {
     await writeFileAtomic(join(dir, "a", "b", "c.md"), "text");
     expect(readFileSync(join(dir, "a", "b", "c.md"), "utf8")).toBe("text");
   });
+
+  it("writes chunks from an iterable as they come", async () => {
+    const dir = tempDir();
+    const path = join(dir, "export.jsonl");
+    async function* lines() {
+      for (let i = 0; i < 3; i++) yield `{"n":${i}}\n`;
+    }
+    await writeFileAtomic(path, lines());
+    expect(readFileSync(path, "utf8")).toBe('{"n":0}\n{"n":1}\n{"n":2}\n');
+    await writeFileAtomic(path, ["a", "é", "b"]);
+    expect(readFileSync(path, "utf8")).toBe("aéb");
+  });
+
+  it("keeps the old file, and no temp file, when producing a chunk fails", async () => {
+    const dir = tempDir();
+    const path = join(dir, "export.jsonl");
+    writeFileSync(path, "old");
+    async function* failing() {
+      yield "partial\n";
+      throw new Error("the store went away");
+    }
+    await expect(writeFileAtomic(path, failing())).rejects.toThrow("the store went away");
+    expect(readFileSync(path, "utf8")).toBe("old");
+    expect(readdirSync(dir)).toEqual(["export.jsonl"]);
+  });
 });

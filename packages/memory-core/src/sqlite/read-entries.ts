@@ -43,6 +43,23 @@ export function exportEntries(
   return rows.map((row) => rowToEntry(row));
 }
 
+/** Export's entries after `afterRid`, in rid order (the order they were first stored), at most `limit`. */
+export function exportPage(
+  statements: StatementCache,
+  filter: EntryFilter,
+  includeEmbeddings: boolean,
+  afterRid: number,
+  limit: number,
+): MemoryRow[] {
+  const where = filterSql({ ...filter, includeSuperseded: true });
+  return statements
+    .get(
+      `SELECT ${entryColumns(includeEmbeddings)} FROM memories m WHERE m.rid > ?${where.sql}
+       ORDER BY m.rid LIMIT ?`,
+    )
+    .all(afterRid, ...where.params, limit) as MemoryRow[];
+}
+
 export function countEntries(
   statements: StatementCache,
   namespace: string | undefined,

@@ -26,6 +26,7 @@ import { type BatchBackfill, createBatchBackfill } from "./batch-backfill.js";
 import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
 import type { EntryFilter } from "./entry-filter.js";
 import { toEntryWrite } from "./entry-input.js";
+import { type MemoryRow, rowToEntry } from "./entry-row.js";
 import { createIndexMerge, type IndexMerge, unindexFullTextWhere } from "./fts-index.js";
 import { readStatus } from "./memory-status.js";
 import { openStore } from "./open-store.js";
@@ -55,6 +56,9 @@ export interface SqliteMemoryOptions {
   /** Run before the database is released (createMemory's plugin hooks). */
   beforeClose?: (memory: SqliteMemory) => Promise<void>;
 }
+
+/** Entries read per query by exportStream. */
+const EXPORT_PAGE_SIZE = 500;
 
 /** The embedded default: one SQLite file with FTS5, sqlite-vec and the recall pipeline. */
 export class SqliteMemory implements Memory {
@@ -249,18 +253,32 @@ export class SqliteMemory implements Memory {
   }
 
   async export(filter: ExportFilter = {}): Promise<MemoryEntry[]> {
-    return this.guard(() =>
-      read.exportEntries(
-        this.statements,
-        {
-          ...this.filterOf({ ...filter, namespace: filter.namespace ?? "*", includeSuperseded: true }, true),
-          // ExportFilter has one `category`; filterOf reads RecallOptions' `categories`.
-          categories:
-            filter.category === undefined ? undefined : [check.categoryOf(filter.category, "category")],
-        },
-        check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false,
-      ),
-    );
+    const { where, withEmbeddings } = this.guard(() => this.exportFilterOf(filter));
+    return this.guard(() => read.exportEntries(this.statements, where, withEmbeddings));
+  }
+
+  exportStream(filter: ExportFilter = {}): AsyncIterable<MemoryEntry> {
+    const { where, withEmbeddings } = this.guard(() => this.exportFilterOf(filter));
+    const page = (afterRid: number) =>
+      this.guard(() => read.exportPage(this.statements, where, withEmbeddings, afterRid, EXPORT_PAGE_SIZE));
+    return (async function* () {
+      for (let rows = page(0); rows.length > 0; rows = page((rows.at(-1) as MemoryRow).rid)) {
+        for (const row of rows) yield rowToEntry(row);
+        if (rows.length < EXPORT_PAGE_SIZE) return;
+      }
+    })();
+  }
+
+  private exportFilterOf(filter: ExportFilter): { where: EntryFilter; withEmbeddings: boolean } {
+    return {
+      where: {
+        ...this.filterOf({ ...filter, namespace: filter.namespace ?? "*", includeSuperseded: true }, true),
+        // ExportFilter has one `category`; filterOf reads RecallOptions' `categories`.
+        categories:
+          filter.category === undefined ? undefined : [check.categoryOf(filter.category, "category")],
+      },
+      withEmbeddings: check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false,
+    };
   }
 
   async import(

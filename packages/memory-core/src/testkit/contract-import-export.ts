@@ -242,5 +242,77 @@ export function describeImportExportContract(harness: MemoryContractHarness): vo
       expect(keysOf(await memory.export({ until: new Date("2024-02-01T00:00:00Z") }))).toEqual(["jan"]);
       expect(await memory.export({ namespace: "default" })).toEqual([]);
     });
+
+    it("exportStream gives export()'s entries for every filter", async () => {
+      const memory = await filled();
+      const filters = [
+        {},
+        { namespace: "a" },
+        { category: "daily" },
+        { sessionId: "s1" },
+        { since: "2024-02-01T00:00:00Z" },
+        { namespace: "default" },
+      ];
+      for (const filter of filters) {
+        expect(byNamespaceAndKey(await collect(memory.exportStream(filter)))).toEqual(
+          byNamespaceAndKey(await memory.export(filter)),
+        );
+      }
+    });
   });
+
+  describe("exportStream", () => {
+    const many = (from: number, count: number, namespace = "default") =>
+      Array.from({ length: count }, (_, i) => ({
+        key: `k${String(from + i).padStart(5, "0")}`,
+        content: `entry number ${from + i}`,
+        namespace,
+      }));
+
+    it("reads page after page: 1 234 entries, vectors on request, other namespaces skipped", async () => {
+      const memory = await open();
+      await memory.import([...many(0, 700), ...many(0, 300, "other"), ...many(700, 534)]);
+      const streamed = [];
+      for await (const entry of memory.exportStream({ namespace: "default" })) streamed.push(entry);
+      expect(streamed.map((e) => e.key)).toEqual(many(0, 1234).map((e) => e.key));
+      expect(byNamespaceAndKey(streamed)).toEqual(
+        byNamespaceAndKey(await memory.export({ namespace: "default" })),
+      );
+      expect(streamed.some((e) => e.embedding !== undefined)).toBe(false);
+      expect(await collect(memory.exportStream({ namespace: "nobody" }))).toEqual([]);
+    });
+
+    it("lets writes happen between pages and yields no entry twice", async () => {
+      const memory = await open();
+      await memory.import(many(0, 1200));
+      const seen: string[] = [];
+      for await (const entry of memory.exportStream()) {
+        seen.push(entry.key);
+        if (seen.length === 10) {
+          await memory.store("k00900", "changed while streaming");
+          await memory.store("late", "stored while streaming");
+          await memory.forget("k01100");
+        }
+      }
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toContain("late");
+      expect(seen).not.toContain("k01100");
+      expect(seen.length).toBe(1200);
+    });
+
+    it("refuses bad filters when called, naming the field", async () => {
+      const memory = await open();
+      await expectInvalid(memory, "category", async () => memory.exportStream({ category: "" }));
+      await expectInvalid(memory, "since", async () => memory.exportStream({ since: "yesterday" }));
+      await expectInvalid(memory, "includeEmbeddings", async () =>
+        memory.exportStream({ includeEmbeddings: "yes" as unknown as boolean }),
+      );
+    });
+  });
+}
+
+async function collect(entries: AsyncIterable<MemoryEntry>): Promise<MemoryEntry[]> {
+  const all: MemoryEntry[] = [];
+  for await (const entry of entries) all.push(entry);
+  return all;
 }

@@ -65,6 +65,26 @@ export async function exportEntries(
   return rows.map((row) => rowToEntry(row));
 }
 
+/** Export's rows after `afterRid`, in rid order (the order they were first stored), at most `limit`. */
+export async function exportPage(
+  db: Queryable,
+  names: SqlNames,
+  filter: EntryFilter,
+  includeEmbeddings: boolean,
+  afterRid: number,
+  limit: number,
+): Promise<PgEntryRow[]> {
+  const params = new SqlParams();
+  const after = params.add(afterRid);
+  const where = filterSql({ ...filter, includeSuperseded: true }, params);
+  const { rows } = await db.query<PgEntryRow>(
+    `SELECT ${entryColumns(includeEmbeddings)} FROM ${names.memories} m WHERE m.rid > ${after}${where}
+     ORDER BY m.rid LIMIT ${params.add(limit)}`,
+    params.values,
+  );
+  return rows;
+}
+
 export async function countEntries(
   db: Queryable,
   names: SqlNames,
