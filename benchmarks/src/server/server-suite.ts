@@ -7,11 +7,14 @@ import { DEFAULT_CONFIG, SqliteMemory } from "@claw/memory-core";
 import autocannon from "autocannon";
 import { createCorpus } from "../speed/corpus.js";
 import { type Figure, figure, type Suite, type SuiteOutput } from "../suite.js";
+import { measureExport, seedExportStore } from "./export-memory.js";
 
 const ENTRIES = 10_000;
 const DURATION_S = { ci: 3, full: 10 } as const;
 const CONNECTIONS = 10;
 const QUERIES = 1_000;
+/** Stores exported through GET /v1/export: a small and a 5× larger one. */
+const EXPORT_ENTRIES = { ci: [4_000, 20_000], full: [20_000, 100_000] } as const;
 
 interface Load {
   reqPerS: number;
@@ -189,15 +192,39 @@ export const serverSuite: Suite = {
       server.child.kill("SIGTERM");
       await once(server.child, "exit");
     }
+    ctx.log("server: GET /v1/export of a small and a large store");
+    const [small, large] = EXPORT_ENTRIES[ctx.profile];
+    const exports = [];
+    for (const size of [small, large]) {
+      const dir = join(ctx.workDir, `export-${size}`);
+      await seedExportStore(dir, size);
+      const run = await measureExport(dir, startChild);
+      if (run.entries !== size) throw new Error(`export sent ${run.entries} lines, expected ${size}`);
+      exports.push(run);
+      figures.push(
+        figure(`server.export.${size}.entries_per_s`, run.entries / run.seconds, "entries/s", "higher"),
+      );
+      figures.push(figure(`server.export.${size}.rss_growth_mib`, run.rssGrowthMiB, "MiB", "lower"));
+    }
+    const [smallRun, largeRun] = exports as [(typeof exports)[0], (typeof exports)[0]];
+    // Constant memory: 5× the entries should not need 5× the memory (+1 MiB keeps noise out).
+    figures.push(
+      figure(
+        "server.export.ratio.rss_growth_large_vs_small",
+        (largeRun.rssGrowthMiB + 1) / (smallRun.rssGrowthMiB + 1),
+        "×",
+        "lower",
+      ),
+    );
     return {
       figures,
       charts: [],
       tables: [
         {
-          title: "HTTP server at 10k entries (autocannon, 10 connections, keyword-only)",
+          title: "HTTP server at 10k entries (autocannon, 10 connections, keyword-only), and exports",
           columns: ["figure", "value", "unit"],
-          rows: figures.map((f) => [f.id.replace("server.10k.", ""), f.value, f.unit]),
-          note: `${seconds} s per route over loopback; recall rotates ${QUERIES} distinct queries (hot cache on, so every one misses); recall runs on the default 2 recall workers, recall_single_thread on the server's one thread (recall_workers = 0); store writes new keys. GET /healthz shows the HTTP floor; the ratios compare with the same recalls and stores made directly on the store (one at a time) in the same run.`,
+          rows: figures.map((f) => [f.id.replace("server.10k.", "").replace("server.", ""), f.value, f.unit]),
+          note: `${seconds} s per route over loopback; recall rotates ${QUERIES} distinct queries (hot cache on, so every one misses); recall runs on the default 2 recall workers, recall_single_thread on the server's one thread (recall_workers = 0); store writes new keys. GET /healthz shows the HTTP floor; the ratios compare with the same recalls and stores made directly on the store (one at a time) in the same run. Exports: GET /v1/export of ${small} and ${large} entries, each from a fresh server process; rss_growth is its peak resident memory while sending minus its idle size.`,
         },
       ],
     };
