@@ -7,6 +7,7 @@ import {
   bearer,
   errorOf,
   listeningServer,
+  openMemory,
   TENANT_A_READER,
   testServer,
 } from "../test-support/server-harness.js";
@@ -49,6 +50,23 @@ describe("MCP over streamable HTTP", () => {
     expect(
       (found.structuredContent as { results: Array<{ key: string }> }).results.map((r) => r.key),
     ).toEqual(["editor"]);
+  });
+
+  it("searches through the server's recall (its recall workers when it runs some)", async () => {
+    const memory = await openMemory();
+    const asked: string[] = [];
+    const { url } = await listeningServer({
+      memory,
+      recall: async (query, options) => {
+        asked.push(query);
+        return memory.recall(query, options);
+      },
+    });
+    await memory.store("editor", "The user edits code in Helix");
+    const client = await connect(url, ADMIN);
+    const found = await client.callTool({ name: "memory_search", arguments: { query: "which editor" } });
+    expect((found.structuredContent as { results: Array<{ key: string }> }).results[0]?.key).toBe("editor");
+    expect(asked).toEqual(["which editor"]);
   });
 
   it("applies the token's scope: other namespaces and writes are refused for a read-only tenant", async () => {

@@ -40,6 +40,7 @@ export function registerMcpRoute(app: FastifyInstance, ctx: ServerContext): void
     async (request, reply) => {
       const principal = request.principal;
       const server = createMemoryMcpServer(ctx.memory, {
+        recall: ctx.recall,
         scope: {
           ...(principal.namespaces === undefined ? {} : { namespaces: principal.namespaces }),
           readOnly: principal.readOnly,

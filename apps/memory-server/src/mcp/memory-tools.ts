@@ -16,6 +16,8 @@ export interface MemoryToolsOptions {
   scope?: ToolScope;
   /** Reported to clients in the initialize handshake. */
   version?: string;
+  /** Answers memory_search; default `memory.recall` (the server passes its recall workers'). */
+  recall?: Memory["recall"];
 }
 
 const namespaceField = z.string().min(1).max(256).optional().describe('Default "default".');
@@ -29,6 +31,7 @@ const namespaceField = z.string().min(1).max(256).optional().describe('Default "
 export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOptions = {}): McpServer {
   const server = new McpServer({ name: "claw-memory", version: options.version ?? "0.0.0" });
   const scope = options.scope ?? {};
+  const recall = options.recall ?? ((query, recallOptions) => memory.recall(query, recallOptions));
 
   server.registerTool(
     "memory_search",
@@ -47,7 +50,7 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
     (args) =>
       run(async () => {
         const namespace = allowed(scope, args.namespace);
-        const hits = await memory.recall(args.query, {
+        const hits = await recall(args.query, {
           limit: args.limit,
           namespace,
           categories: args.category === undefined ? undefined : [args.category],
@@ -142,6 +145,7 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
           namespace,
           limit: args.limit,
           exclude: stable.entries.map((e) => e.key),
+          recall,
         });
         return {
           stable: { text: stable.text, hash: stable.hash },

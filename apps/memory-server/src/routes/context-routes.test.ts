@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, bearer, TENANT_A, testServer } from "../test-support/server-harness.js";
+import { ADMIN, bearer, openMemory, TENANT_A, testServer } from "../test-support/server-harness.js";
 
 describe("POST /v1/context", () => {
   it("returns the stable core block and the recall block for a message", async () => {
@@ -22,6 +22,27 @@ describe("POST /v1/context", () => {
     expect(body.recall.text).toMatch(
       /^\[memory context\]\n- \(daily \d{4}-\d{2}-\d{2}\) Standup moved to 9:30$/,
     );
+  });
+
+  it("recalls through the server's recall (its recall workers when it runs some)", async () => {
+    const memory = await openMemory();
+    const asked: string[] = [];
+    const { app } = await testServer({
+      memory,
+      recall: (query, options) => {
+        asked.push(query);
+        return memory.recall(query, options);
+      },
+    });
+    await memory.store("standup", "Standup moved to 9:30", { category: "daily" });
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/context",
+      headers: bearer(ADMIN),
+      payload: { message: "when is the standup?" },
+    });
+    expect(response.json().recall.keys).toEqual(["standup"]);
+    expect(asked).toEqual(["when is the standup?"]);
   });
 
   it("a scoped token gets its own namespace's memories", async () => {

@@ -19,6 +19,7 @@ export function registerContextRoutes(app: FastifyInstance, ctx: ServerContext):
         maxTokens,
         signal,
         exclude: stable.entries.map((e) => e.key),
+        recall: ctx.recall,
       });
       return {
         stable: { text: stable.text, hash: stable.hash, keys: stable.entries.map((e) => e.key) },

@@ -20,6 +20,8 @@ export interface RecallForTurnOptions {
   /** Entries already in the prompt (e.g. the stable core block): not repeated here. */
   exclude?: Iterable<string>;
   signal?: AbortSignal;
+  /** Runs the recall; default `memory.recall` (a server passes its recall workers'). */
+  recall?: Memory["recall"];
 }
 
 /** Two memories this close in wording say the same thing; the better-ranked one is kept. */
@@ -42,7 +44,8 @@ export async function recallForTurn(
   const budget = options.maxTokens ?? 600;
   const excluded = new Set(options.exclude ?? []);
   // Ask for more than needed: duplicates and excluded entries are dropped afterwards.
-  const hits = await memory.recall(message, {
+  const recall = options.recall ?? ((query, recallOptions) => memory.recall(query, recallOptions));
+  const hits = await recall(message, {
     limit: Math.min(limit * 3, 100),
     namespace: options.namespace,
     minScore: options.minScore,
