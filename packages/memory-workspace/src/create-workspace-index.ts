@@ -4,6 +4,7 @@ import { MemoryError } from "@claw/memory-api";
 import { memoryContextOf } from "@claw/memory-core";
 import { readMemoryFile } from "./files/read-memory-file.js";
 import { reflect } from "./reflect/reflect.js";
+import { entityAliasLoader } from "./retain/entity-aliases.js";
 import { entitySummary } from "./retain/indexed-facts.js";
 import { searchWorkspace } from "./search/workspace-search.js";
 import { manifestPath } from "./sync/manifest.js";
@@ -28,6 +29,8 @@ export function createWorkspaceIndex(
   const { namespace, logger, now } = resolved;
   let closed = false;
   const watchers = new Set<Watcher>();
+  // Read afresh by each call that compares entities, so an alias added to a page counts at once.
+  const aliases = entityAliasLoader(resolved.workspaceDir, logger);
 
   let database: Promise<string> | null = null;
   const databaseOf = () => {
@@ -83,7 +86,11 @@ export function createWorkspaceIndex(
     },
     async search(query, searchOptions) {
       assertOpen();
-      return searchWorkspace({ memory, namespace, now, embedding: embeddingOf }, query, searchOptions);
+      return searchWorkspace(
+        { memory, namespace, now, embedding: embeddingOf, aliases },
+        query,
+        searchOptions,
+      );
     },
     async read(path, readOptions) {
       assertOpen();
@@ -91,7 +98,7 @@ export function createWorkspaceIndex(
     },
     async entitySummary(name) {
       assertOpen();
-      return entitySummary(memory, namespace, name);
+      return entitySummary(memory, namespace, name, aliases);
     },
     async reflect(reflectOptions) {
       assertOpen();
@@ -104,6 +111,7 @@ export function createWorkspaceIndex(
           logger,
           now,
           sync: () => queue.request(false),
+          aliases,
         },
         reflectOptions,
       );

@@ -85,7 +85,8 @@ export interface SearchHit {
 export interface WorkspaceSearchOptions {
   /** Default 5. */
   limit?: number;
-  /** Only hits mentioning `@entity` (facts and chunks); case-insensitive, with or without `@`. */
+  /** Only hits mentioning `@entity` (facts and chunks); case-insensitive, with or without `@`.
+   *  Names an entity page declares as `aliases:` stand for its entity (`Pete` finds `@Peter`). */
   entity?: string;
   /** Only facts of this kind. */
   kind?: FactKind;
@@ -119,6 +120,7 @@ export interface ReadResult {
 }
 
 export interface EntitySummary {
+  /** The name asked for, without `@`; the entity's canonical name (its page's) when it is an alias. */
   name: string;
   /** World, experience and observation facts mentioning the entity, newest first. */
   facts: RetainedFact[];
@@ -179,8 +181,10 @@ export interface WorkspaceIndex {
   search(query: string, options?: WorkspaceSearchOptions): Promise<SearchHit[]>;
   /** memory_get: a memory file's text, refused outside MEMORY.md, memory/, bank/ and extraPaths. */
   read(path: string, options?: ReadOptions): Promise<ReadResult>;
+  /** The facts about `name`, or about the entity whose page declares it as an alias. */
   entitySummary(name: string): Promise<EntitySummary>;
-  /** Writes bank/entities/<Name>.md and bank/opinions.md from the retained facts. */
+  /** Writes bank/entities/<Name>.md and bank/opinions.md from the retained facts; facts naming an
+   *  alias go to the page declaring it. */
   reflect(options?: ReflectOptions): Promise<ReflectReport>;
   /** Stops the watchers and waits for a sync in progress; the memory stays open. */
   close(): Promise<void>;

@@ -5,6 +5,8 @@ import type { MemoryCategory } from "@claw/memory-api";
 export const ROOT_FILES: readonly string[] = ["MEMORY.md", "memory.md"];
 /** Folders indexed recursively: daily logs and notes, and the pages reflect() maintains. */
 export const ROOT_DIRS: readonly string[] = ["memory", "bank"];
+/** The entity pages reflect() writes, where users also declare aliases. */
+export const ENTITIES_DIR = "bank/entities";
 /** Files not indexed: session summaries and derived state live in hidden folders. */
 export const CATEGORY_NOTE = "note";
 

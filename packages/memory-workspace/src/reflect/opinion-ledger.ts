@@ -54,12 +54,19 @@ interface Tracked {
   streak: number;
 }
 
-/** Every opinion the facts state, with its confidence after all evidence, in order of first statement. */
-export function replayOpinions(facts: readonly RetainedFact[]): Opinion[] {
+/**
+ * Every opinion the facts state, with its confidence after all evidence, in order of first statement.
+ * `keyOf` decides when two entity names are the same entity (default entityKey; reflect() passes
+ * one that resolves aliases).
+ */
+export function replayOpinions(
+  facts: readonly RetainedFact[],
+  keyOf: (name: string) => string = entityKey,
+): Opinion[] {
   const tracked: Tracked[] = [];
   for (const fact of [...facts].sort(chronological)) {
     const claim = claimOf(fact.text);
-    const keys = new Set(fact.entities.map(entityKey));
+    const keys = new Set(fact.entities.map((name) => keyOf(name)));
     const match = bestMatch(tracked, claim, keys);
     if (match !== undefined) {
       apply(match, fact, claim.negated === match.claim.negated ? "supports" : "contradicts");

@@ -3,8 +3,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Logger, Memory, TextGenerator } from "@claw/memory-api";
+import { ENTITIES_DIR } from "../files/workspace-paths.js";
 import { writePageAtomic } from "../files/write-page.js";
-import { entityKey } from "../retain/fact-format.js";
+import { comparisonKey, type EntityAliases, NO_ALIASES } from "../retain/entity-aliases.js";
 import { readFacts } from "../retain/indexed-facts.js";
 import { parseTimeBound } from "../search/time-bound.js";
 import type { ReflectOptions, ReflectReport, RetainedFact, SyncReport } from "../workspace-types.js";
@@ -19,7 +20,7 @@ import {
   opinionsBody,
 } from "./render-pages.js";
 
-export const ENTITIES_DIR = "bank/entities";
+export { ENTITIES_DIR };
 export const OPINIONS_PAGE = "bank/opinions.md";
 const SUMMARY_MAX_CHARS = 1_200;
 
@@ -32,30 +33,35 @@ export interface ReflectContext {
   now: () => Date;
   /** Runs (or joins) a sync; reflect syncs before reading facts and after writing pages. */
   sync: () => Promise<SyncReport>;
+  /** The workspace's entity aliases, read after the first sync. Default: none. */
+  aliases?: () => Promise<EntityAliases>;
 }
 
 /**
  * Syncs, replays the opinions over every fact, rewrites the pages of the entities with facts
  * `since` (all of them without it) and bank/opinions.md, then syncs again so the pages are
  * searchable. A page whose generated part would not change is not touched (and the generator is
- * not asked to phrase it again), so running reflect twice writes nothing the second time.
+ * not asked to phrase it again), so running reflect twice writes nothing the second time. Facts
+ * naming an alias go to the page that declares it.
  */
 export async function reflect(context: ReflectContext, options: ReflectOptions = {}): Promise<ReflectReport> {
   const started = performance.now();
   const since = parseTimeBound(options.since, context.now(), "since");
   await context.sync();
-  const facts = await readFacts(context.memory, context.namespace);
-  const opinions = replayOpinions(facts);
+  const [facts, aliases] = await Promise.all([
+    readFacts(context.memory, context.namespace),
+    context.aliases?.() ?? NO_ALIASES,
+  ]);
+  const opinions = replayOpinions(facts, (name) => comparisonKey(aliases, name));
   const written: string[] = [];
   const unchanged: string[] = [];
   const record = (path: string, wrote: boolean) => (wrote ? written : unchanged).push(path);
 
-  const pages = entityPages(facts, opinions);
+  const pages = entityPages(facts, opinions, aliases);
   for (const page of pages) {
     if (since !== undefined && !page.facts.some((fact) => fact.timestamp >= since)) continue;
-    const path = `${ENTITIES_DIR}/${entityFileName(page.name)}`;
     const render = (summary?: string) => entityBody(page, summary);
-    record(path, await writePage(context, path, page.name, render, () => summarize(context, page)));
+    record(page.path, await writePage(context, page.path, page.name, render, () => summarize(context, page)));
   }
   record(OPINIONS_PAGE, await writePage(context, OPINIONS_PAGE, "Opinions", () => opinionsBody(opinions)));
 
@@ -71,22 +77,34 @@ export async function reflect(context: ReflectContext, options: ReflectOptions =
   };
 }
 
-/** One page per entity (the first spelling seen names it), facts newest first. */
+/**
+ * One page per entity, facts newest first. An entity with an alias page is named by it and written
+ * to it; any other is named by the first spelling seen, in bank/entities/<entityFileName>.
+ */
 function entityPages(
   facts: readonly RetainedFact[],
   opinions: ReturnType<typeof replayOpinions>,
-): EntityPage[] {
-  const pages = new Map<string, EntityPage>();
+  aliases: EntityAliases,
+): Array<EntityPage & { path: string }> {
+  const pages = new Map<string, EntityPage & { path: string }>();
+  const pageOf = (key: string, name: string) => {
+    const existing = pages.get(key);
+    if (existing !== undefined) return existing;
+    const declared = aliases.pages.get(key);
+    const page =
+      declared === undefined
+        ? { name, path: `${ENTITIES_DIR}/${entityFileName(name)}`, facts: [], opinions: [] }
+        : { name: aliases.names.get(key) ?? name, path: declared, facts: [], opinions: [] };
+    pages.set(key, page);
+    return page;
+  };
+  const keysOf = (names: readonly string[]) =>
+    new Map(names.map((name) => [comparisonKey(aliases, name), name]));
   for (const fact of facts) {
-    for (const name of fact.entities) {
-      const key = entityKey(name);
-      const page = pages.get(key) ?? { name, facts: [], opinions: [] };
-      page.facts.unshift(fact);
-      pages.set(key, page);
-    }
+    for (const [key, name] of keysOf(fact.entities)) pageOf(key, name).facts.unshift(fact);
   }
   for (const opinion of opinions) {
-    for (const name of opinion.entities) pages.get(entityKey(name))?.opinions.push(opinion);
+    for (const key of keysOf(opinion.entities).keys()) pages.get(key)?.opinions.push(opinion);
   }
   return [...pages.values()];
 }

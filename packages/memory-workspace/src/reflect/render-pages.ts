@@ -78,6 +78,11 @@ export function composePage(existing: string | null, title: string, body: string
   return `${existing.trimEnd()}\n\n${block}\n`;
 }
 
+/** The page without its generated block: the part the user writes. */
+export function userPartOf(page: string): string {
+  return page.replace(BLOCK, "");
+}
+
 /** The digest recorded in a page's block, if it has one. */
 export function digestOf(page: string | null): string | undefined {
   return page === null ? undefined : (BLOCK.exec(page)?.[1] ?? undefined);

@@ -3,6 +3,7 @@ import type { Memory, MemoryEntry } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import { FACT_KEY_PREFIX } from "../sync/entry-keys.js";
 import type { EntitySummary, RetainedFact } from "../workspace-types.js";
+import { canonicalNameOf, comparisonKey, type EntityAliases, NO_ALIASES } from "./entity-aliases.js";
 import { entityKey, FACT_CATEGORY, mentionsOf, parseFactContent } from "./fact-format.js";
 
 /** Every fact of the namespace, oldest first (date, then file, then line). */
@@ -38,17 +39,28 @@ export function chronological(a: RetainedFact, b: RetainedFact): number {
   return compare(a.timestamp, b.timestamp) || compare(a.path, b.path) || a.startLine - b.startLine;
 }
 
-export function mentions(fact: RetainedFact, key: string): boolean {
-  return fact.entities.some((name) => entityKey(name) === key);
+/** True when the fact mentions the entity of `key` (a comparisonKey), under any of its names. */
+export function mentions(fact: RetainedFact, key: string, aliases: EntityAliases = NO_ALIASES): boolean {
+  return fact.entities.some((name) => comparisonKey(aliases, name) === key);
 }
 
-/** What the facts say about one entity: opinions apart from the rest, newest first. */
-export async function entitySummary(memory: Memory, namespace: string, name: string): Promise<EntitySummary> {
-  const key = typeof name === "string" ? entityKey(name.trim()) : "";
-  if (key === "") throw MemoryError.invalidInput("name", "must be a non-empty entity name");
-  const about = (await readFacts(memory, namespace)).filter((fact) => mentions(fact, key)).reverse();
+/**
+ * What the facts say about one entity: opinions apart from the rest, newest first. A name an alias
+ * page declares stands for the page's entity: its facts under any of its names, and its canonical name.
+ */
+export async function entitySummary(
+  memory: Memory,
+  namespace: string,
+  name: string,
+  loadAliases: () => Promise<EntityAliases> = async () => NO_ALIASES,
+): Promise<EntitySummary> {
+  const trimmed = typeof name === "string" ? name.trim() : "";
+  if (entityKey(trimmed) === "") throw MemoryError.invalidInput("name", "must be a non-empty entity name");
+  const [facts, aliases] = await Promise.all([readFacts(memory, namespace), loadAliases()]);
+  const key = comparisonKey(aliases, trimmed);
+  const about = facts.filter((fact) => mentions(fact, key, aliases)).reverse();
   return {
-    name: name.trim().replace(/^@/, ""),
+    name: canonicalNameOf(aliases, trimmed) ?? trimmed.replace(/^@/, ""),
     facts: about.filter((fact) => fact.kind !== "opinion"),
     opinions: about.filter((fact) => fact.kind === "opinion"),
   };

@@ -1,6 +1,7 @@
 // memory_search: recall over file chunks, facts and stored entries, as hits with their sources.
 import type { Memory, MemoryEntry, RecallOptions } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
+import { comparisonKey, type EntityAliases, NO_ALIASES } from "../retain/entity-aliases.js";
 import { entityKey, FACT_CATEGORY, FACT_KINDS, mentionsOf, parseFactContent } from "../retain/fact-format.js";
 import { FACT_KEY_PREFIX, FILE_KEY_PREFIX, SESSION_KEY_PREFIX } from "../sync/entry-keys.js";
 import type { HitOrigin, SearchHit, WorkspaceSearchOptions } from "../workspace-types.js";
@@ -18,12 +19,15 @@ export interface SearchContext {
   now: () => Date;
   /** The provider and model of the memory, read once from status(). */
   embedding: () => Promise<{ provider: string; model: string } | null>;
+  /** The workspace's entity aliases, read when a search filters by entity. Default: none. */
+  aliases?: () => Promise<EntityAliases>;
 }
 
 /**
  * Hybrid recall (the memory's own pipeline: BM25 + vectors, decay, fallbacks) in the index's
  * namespace, then the entity and kind filters, which recall does not know: they over-fetch and
- * filter, so a rare entity among many better matches may be missed beyond 10× the limit.
+ * filter, so a rare entity among many better matches may be missed beyond 10× the limit. An entity
+ * matches under any name its alias page declares.
  */
 export async function searchWorkspace(
   context: SearchContext,
@@ -52,12 +56,18 @@ export async function searchWorkspace(
     minScore: options.minScore,
     signal: options.signal,
   };
-  const [entries, embedding] = await Promise.all([context.memory.recall(query, recall), context.embedding()]);
+  const [entries, embedding, aliases] = await Promise.all([
+    context.memory.recall(query, recall),
+    context.embedding(),
+    entity === undefined || context.aliases === undefined ? NO_ALIASES : context.aliases(),
+  ]);
+  const wanted = entity === undefined ? undefined : comparisonKey(aliases, entity);
   const hits: SearchHit[] = [];
   for (const entry of entries) {
     const hit = toHit(entry, query, embedding);
     if (options.kind !== undefined && hit.kind !== options.kind) continue;
-    if (entity !== undefined && !hit.entities.some((name) => entityKey(name) === entity)) continue;
+    if (wanted !== undefined && !hit.entities.some((name) => comparisonKey(aliases, name) === wanted))
+      continue;
     hits.push(hit);
     if (hits.length === limit) break;
   }
@@ -103,8 +113,9 @@ function originOf(entry: MemoryEntry): HitOrigin {
   return "memory";
 }
 
+/** The entity name as given, trimmed; refused when it names nothing. */
 function entityOf(value: unknown): string {
-  const key = typeof value === "string" ? entityKey(value.trim()) : "";
-  if (key === "") throw MemoryError.invalidInput("entity", "must be a non-empty entity name");
-  return key;
+  const name = typeof value === "string" ? value.trim() : "";
+  if (entityKey(name) === "") throw MemoryError.invalidInput("entity", "must be a non-empty entity name");
+  return name;
 }
