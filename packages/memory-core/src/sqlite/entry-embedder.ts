@@ -1,0 +1,71 @@
+// The vectors of SqliteMemory's entries: embeds what store() and import() wrote (queued in deferred
+// mode) and backfills whatever still lacks a vector, through vendor batch jobs when they apply.
+import type { Logger, ProgressOptions } from "@claw/memory-api";
+import type { Database } from "better-sqlite3";
+import type { MemorySettings } from "../config/config-schema.js";
+import * as check from "../validate-input.js";
+import { backfillMissing } from "./backfill.js";
+import { createBatchBackfill } from "./batch-backfill.js";
+import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
+import type { StatementCache } from "./statement-cache.js";
+
+export interface EntryEmbedderOptions {
+  db: Database;
+  statements: StatementCache;
+  /** null = keyword-only: nothing is embedded. */
+  pipeline: EmbeddingPipeline | null;
+  settings: MemorySettings;
+  logger: Logger;
+  /** Adds a line to status().warnings. */
+  addWarning: (warning: string) => void;
+  /** Logs a degradation once per reason. */
+  warnOnce: (reason: string, data?: Record<string, unknown>) => void;
+}
+
+export interface EntryEmbedder {
+  /** Deferred mode queues the vectors; otherwise they are computed before returning. */
+  embedLater(jobs: EmbedJob[]): Promise<void>;
+  /** Embeds the entries without a vector, `batchSize` at a time; returns the vectors written. */
+  backfill(batchSize: number, options: ProgressOptions): Promise<number>;
+  /** Stops a running batch job's polling (the memory is closing). */
+  abort(): void;
+}
+
+export function createEntryEmbedder(options: EntryEmbedderOptions): EntryEmbedder {
+  const { db, statements, pipeline, settings, warnOnce } = options;
+  /** Vendor batch jobs for large backfills (`embedding_batch_api`); null when they cannot apply. */
+  const batchBackfill = createBatchBackfill({
+    db,
+    statements,
+    pipeline,
+    settings,
+    logger: options.logger,
+    addWarning: options.addWarning,
+  });
+
+  async function embedLater(jobs: EmbedJob[]): Promise<void> {
+    if (pipeline === null || jobs.length === 0) return;
+    if (settings.deferEmbedding ?? true) {
+      pipeline.enqueue(jobs);
+      return;
+    }
+    try {
+      await pipeline.embedDocuments(jobs);
+    } catch (error) {
+      warnOnce("embedding failed; entries stay keyword-only until backfill", {
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  async function backfill(batchSize: number, progress: ProgressOptions): Promise<number> {
+    const size = check.limitOf(batchSize, "batchSize", 64, 4096);
+    if (pipeline === null) return 0;
+    const normal = (onProgress?: (done: number, total: number) => void) =>
+      backfillMissing(db, statements, pipeline, size, onProgress);
+    if (batchBackfill === null) return normal(progress.onProgress);
+    return batchBackfill.backfill(normal, progress.onProgress);
+  }
+
+  return { embedLater, backfill, abort: () => batchBackfill?.abort() };
+}

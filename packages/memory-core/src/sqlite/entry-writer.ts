@@ -1,0 +1,93 @@
+// The write path of SqliteMemory: upserts and deletes, each in one immediate transaction, with the
+// hot cache cleared after them (onWrite) and the changes counted for the full-text index merge.
+import type { Database } from "better-sqlite3";
+import { type IndexMerge, unindexFullTextWhere } from "./fts-index.js";
+import type { StatementCache } from "./statement-cache.js";
+import type { StorageGuard } from "./storage-guard.js";
+import type { VectorIndex } from "./vector-index.js";
+import { type EntryWrite, type WriteResult, writeEntry } from "./write-entries.js";
+
+export interface EntryWriterOptions {
+  db: Database;
+  statements: StatementCache;
+  vectors: VectorIndex;
+  indexMerge: IndexMerge;
+  newId: () => string;
+  /** Throws UNAVAILABLE once the store is closed. */
+  assertOpen: () => void;
+  /** Wraps each transaction: SQLite failures surface as STORAGE. */
+  guard: StorageGuard;
+  /** Runs after every write and delete (SqliteMemory clears its hot cache). */
+  onWrite: () => void;
+}
+
+export interface EntryWriter {
+  /** Removes `removals`, then upserts `writes`, all in one transaction; returns what was written. */
+  writeAll(writes: readonly EntryWrite[], removals?: readonly [string, string][]): WriteResult[];
+  /** Deletes the entries matching `where` (a condition on `memories AS m`); returns how many. */
+  deleteWhere(where: string, params: unknown[]): number;
+  /** Deletes the (namespace, key) pairs, all in one transaction; returns how many were found. */
+  deleteRefs(pairs: readonly [string, string][]): number;
+  /** Counts changed entries for the full-text index merge (fts-index.ts); returns `changed`. */
+  mergeIndexAfter(changed: number): number;
+}
+
+export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
+  const { db, statements, vectors, indexMerge, newId, assertOpen, guard, onWrite } = options;
+
+  /** One transaction; on rollback the in-memory vector codes may be ahead of the database. */
+  function transact<T>(fn: () => T): T {
+    try {
+      return db.transaction(fn).immediate();
+    } catch (error) {
+      vectors.invalidate();
+      throw error;
+    }
+  }
+
+  function deleteWhere(where: string, params: unknown[]): number {
+    assertOpen();
+    const removed = guard(() =>
+      transact(() => {
+        vectors.removeWhere(where, params);
+        unindexFullTextWhere(statements, where, params);
+        return statements.get(`DELETE FROM memories AS m WHERE ${where}`).run(...params).changes;
+      }),
+    );
+    onWrite();
+    return removed;
+  }
+
+  /** Deletes the pairs; must run inside a transaction. */
+  function removeRefs(pairs: readonly [string, string][]): number {
+    let removed = 0;
+    for (const pair of pairs) removed += deleteWhere("m.namespace = ? AND m.key = ?", pair);
+    return removed;
+  }
+
+  function writeAll(
+    writes: readonly EntryWrite[],
+    removals: readonly [string, string][] = [],
+  ): WriteResult[] {
+    assertOpen();
+    const results = guard(() =>
+      transact(() => {
+        removeRefs(removals);
+        return writes.flatMap((w) => writeEntry(statements, vectors, w, newId) ?? []);
+      }),
+    );
+    onWrite();
+    return results;
+  }
+
+  function mergeIndexAfter(changed: number): number {
+    indexMerge.changed(changed);
+    return changed;
+  }
+
+  function deleteRefs(pairs: readonly [string, string][]): number {
+    return guard(() => transact(() => removeRefs(pairs)));
+  }
+
+  return { writeAll, deleteWhere, deleteRefs, mergeIndexAfter };
+}

@@ -1,0 +1,63 @@
+// Validation of SqliteMemory's write input that spans many entries (import, forgetMany): everything
+// is checked before anything is written, so bad input changes nothing.
+import type { EntryRef, ImportOptions, MemoryEntry } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import type { MemorySettings } from "../config/config-schema.js";
+import * as check from "../validate-input.js";
+import { toEntryWrite } from "./entry-input.js";
+import type { EntryWrite } from "./write-entries.js";
+
+/** Validated (namespace, key) pairs; `field` names the option in errors. */
+export function refsOf(refs: Iterable<EntryRef>, field: string): [string, string][] {
+  if (refs === null || typeof refs !== "object" || !(Symbol.iterator in refs))
+    throw MemoryError.invalidInput(field, "expected an iterable of { key, namespace? }");
+  const pairs: [string, string][] = [];
+  for (const ref of refs) {
+    const at = `${field}[${pairs.length}]`;
+    if (ref === null || typeof ref !== "object")
+      throw MemoryError.invalidInput(at, "expected { key, namespace? }");
+    pairs.push([
+      check.namespaceOf(ref.namespace, `${at}.namespace`, false),
+      check.requireText(ref.key, `${at}.key`, 4096),
+    ]);
+  }
+  return pairs;
+}
+
+export interface ImportContext {
+  settings: MemorySettings;
+  now: () => Date;
+  newId: () => string;
+  /** The store's vector size (undefined when keyword-only): imported vectors of another size are dropped. */
+  dimensions: () => number | undefined;
+}
+
+/** import()'s entries and options, validated: the writes and the (namespace, key) pairs to remove. */
+export async function importInputOf(
+  entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>,
+  options: ImportOptions,
+  context: ImportContext,
+): Promise<{ writes: EntryWrite[]; removals: [string, string][] }> {
+  if (entries === null || typeof entries !== "object")
+    throw MemoryError.invalidInput("entries", "expected an iterable");
+  const onConflict = options.onConflict ?? "replace";
+  if (onConflict !== "replace" && onConflict !== "skip")
+    throw MemoryError.invalidInput("onConflict", `expected "replace" or "skip", got ${String(onConflict)}`);
+  const writes: EntryWrite[] = [];
+  const dimensions = context.dimensions();
+  const at = context.now();
+  for await (const entry of entries) {
+    const write = toEntryWrite(
+      entry,
+      `entries[${writes.length}]`,
+      context.settings,
+      at,
+      context.newId,
+      true,
+      dimensions,
+    );
+    writes.push(onConflict === "skip" ? { ...write, skipExisting: true } : write);
+  }
+  const removals = options.remove === undefined ? [] : refsOf(options.remove, "remove");
+  return { writes, removals };
+}
