@@ -29,7 +29,13 @@ export interface VectorIndex {
 }
 
 const CREATE_CODES = `CREATE TABLE IF NOT EXISTS memory_codes (
-  rid INTEGER PRIMARY KEY, namespace TEXT NOT NULL, code BLOB NOT NULL)`;
+  rid INTEGER PRIMARY KEY, namespace TEXT NOT NULL, code BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0)`;
+
+/** Every written code takes the next `seq`, so another connection reads only what changed. */
+const NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM memory_codes)";
+
+/** Share of the mirror that may be codes of deleted entries before it is read again whole. */
+const MAX_STALE_SHARE = 0.1;
 
 /** Candidates the binary pre-filter passes to the exact re-rank: per requested hit, and at least. */
 const CANDIDATES_PER_HIT = 25;
@@ -49,34 +55,56 @@ export function createVectorIndex(
   vecAvailable: boolean,
 ): VectorIndex {
   db.exec(CREATE_CODES);
+  addSeqColumn(db);
   if (vecAvailable) db.exec("DROP TABLE IF EXISTS memories_vec"); // the vec0 index of early builds
   let dimensions = Number(meta.get("codes_dimensions") ?? 0);
   let codes: BinaryCodes | null = null;
   let seenVersion = -1;
   const dataVersion = () => statements.get("PRAGMA data_version").pluck().get() as number;
 
-  /** Another connection's commit may have changed vectors: reload the mirror when it did. */
+  let seenSeq = 0;
+
+  /**
+   * The in-memory mirror of memory_codes. This connection's own writes keep it current. When another
+   * connection (a recall worker's writer, a second process) has committed, only the codes written
+   * since (by `seq`) are read; codes of entries deleted elsewhere stay behind, which only costs a
+   * pre-filter slot (the re-rank reads the entries), until they are a tenth of the mirror and it is
+   * read again whole. Reading 10k codes whole after every write cost a reader ~60 ms per recall.
+   */
   function loaded(): BinaryCodes | null {
     if (dimensions === 0) return null;
     const version = dataVersion();
     if (codes !== null && version === seenVersion) return codes;
-    const fresh = new BinaryCodes(dimensions);
-    const words = Math.ceil(dimensions / 32);
-    for (const [rid, namespace, code] of statements
-      .get("SELECT rid, namespace, code FROM memory_codes")
-      .raw()
-      .iterate() as Iterable<[number, string, Buffer]>) {
-      fresh.set(rid, namespace, blobToCode(code, words));
+    if (codes !== null) {
+      readCodes(codes, seenSeq);
+      const stored = statements.get("SELECT count(*) FROM memory_codes").pluck().get() as number;
+      if (codes.count - stored > codes.count * MAX_STALE_SHARE) codes = null;
     }
-    codes = fresh;
+    if (codes === null) {
+      codes = new BinaryCodes(dimensions);
+      seenSeq = 0;
+      readCodes(codes, -1);
+    }
     seenVersion = version;
     return codes;
+  }
+
+  /** Adds to `into` the codes written after `afterSeq`, and remembers the last seq seen. */
+  function readCodes(into: BinaryCodes, afterSeq: number): void {
+    const words = Math.ceil(dimensions / 32);
+    for (const [rid, namespace, code, seq] of statements
+      .get("SELECT rid, namespace, code, seq FROM memory_codes WHERE seq > ?")
+      .raw()
+      .iterate(afterSeq) as Iterable<[number, string, Buffer, number]>) {
+      into.set(rid, namespace, blobToCode(code, words));
+      if (seq > seenSeq) seenSeq = seq;
+    }
   }
 
   function rebuildCodes(): void {
     db.transaction(() => {
       db.exec("DELETE FROM memory_codes");
-      const insert = db.prepare("INSERT INTO memory_codes(rid, namespace, code) VALUES (?, ?, ?)");
+      const insert = db.prepare(`INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ${NEXT_SEQ})`);
       // Paged rather than iterated: better-sqlite3 refuses writes while an iterator is open.
       const page = db.prepare(
         "SELECT rid, namespace, embedding FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT 1000",
@@ -134,7 +162,8 @@ export function createVectorIndex(
       const code = encodeBinary(embedding, dimensions);
       statements
         .get(
-          "INSERT INTO memory_codes(rid, namespace, code) VALUES (?, ?, ?) ON CONFLICT(rid) DO UPDATE SET namespace = excluded.namespace, code = excluded.code",
+          `INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ${NEXT_SEQ})
+           ON CONFLICT(rid) DO UPDATE SET namespace = excluded.namespace, code = excluded.code, seq = excluded.seq`,
         )
         .run(rid, namespace, codeToBlob(code));
       codes?.set(rid, namespace, code);
@@ -186,6 +215,15 @@ export function createVectorIndex(
       return hits;
     },
   };
+}
+
+/** Databases from before `seq` get the column (their codes count as written at 0) and its index. */
+function addSeqColumn(db: Database): void {
+  const columns = db.prepare("PRAGMA table_info(memory_codes)").all() as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === "seq")) {
+    db.exec("ALTER TABLE memory_codes ADD COLUMN seq INTEGER NOT NULL DEFAULT 0");
+  }
+  db.exec("CREATE INDEX IF NOT EXISTS memory_codes_seq ON memory_codes(seq)");
 }
 
 /** Similarity ≤ 0 means unrelated: such neighbours are not hits. */

@@ -1,5 +1,7 @@
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { DEFAULT_CONFIG } from "../config/config-schema.js";
 import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
 import { SqliteMemory } from "./sqlite-memory.js";
 import { capturingLogger, countingProvider, openTestMemory, tempDir } from "./test-support/temp-memory.js";
@@ -143,6 +145,78 @@ describe("vector index across connections", () => {
       (await reader.recall("bicycles trains", { mode: "embedding", limit: 1 })).map((e) => e.key),
     ).toEqual(["b"]);
     await reader.close();
+  });
+});
+
+describe("vector codes across connections", () => {
+  const keysOf = (entries: { key: string }[]) => entries.map((e) => e.key);
+
+  it("follows another connection's new, changed and deleted vectors", async () => {
+    const path = join(tempDir(), "brain.db");
+    const provider = createHashingEmbeddingProvider({ dimensions: 64 });
+    const reader = SqliteMemory.open({
+      path,
+      embeddings: provider,
+      settings: { ...DEFAULT_CONFIG.memory, hotCacheSize: 0 },
+    });
+    const writer = SqliteMemory.open({ path, embeddings: provider });
+    onTestFinished(async () => {
+      await reader.close();
+      await writer.close();
+    });
+    await writer.import(
+      Array.from({ length: 40 }, (_, i) => ({ key: `n${i}`, content: `note ${i} about gardens` })),
+    );
+    await writer.store("x", "apples and pears");
+    await writer.flush();
+    expect(keysOf(await reader.recall("apples pears", { mode: "embedding", limit: 1 }))).toEqual(["x"]);
+    // Changed: the reader follows the new vector.
+    await writer.store("x", "bicycles and trains");
+    await writer.flush();
+    expect(keysOf(await reader.recall("bicycles trains", { mode: "embedding", limit: 1 }))).toEqual(["x"]);
+    // Deleted, a few then most: never returned.
+    await writer.forget("x");
+    expect(keysOf(await reader.recall("bicycles trains", { mode: "embedding", limit: 50 }))).not.toContain(
+      "x",
+    );
+    await writer.forgetMany(Array.from({ length: 30 }, (_, i) => ({ key: `n${i}` })));
+    const left = keysOf(await reader.recall("note about gardens", { mode: "embedding", limit: 50 }));
+    expect(left.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `n${30 + i}`).sort());
+  });
+
+  it("numbers every written code, so a reader reads only what changed", async () => {
+    const path = join(tempDir(), "brain.db");
+    const memory = openTestMemory({ path, embeddings: createHashingEmbeddingProvider({ dimensions: 64 }) });
+    await memory.store("a", "first");
+    await memory.store("b", "second");
+    await memory.flush();
+    await memory.store("a", "first, changed");
+    await memory.flush();
+    const db = new Database(path, { readonly: true });
+    onTestFinished(() => {
+      db.close();
+    });
+    const seqs = db.prepare("SELECT seq FROM memory_codes ORDER BY rid").pluck().all() as number[];
+    expect(seqs[0]).toBeGreaterThan(seqs[1] as number);
+    expect(new Set(seqs).size).toBe(2);
+  });
+
+  it("adds the seq column to an index written before it existed", async () => {
+    const path = join(tempDir(), "brain.db");
+    const provider = createHashingEmbeddingProvider({ dimensions: 64 });
+    const first = SqliteMemory.open({ path, embeddings: provider });
+    await first.store("a", "apples and pears");
+    await first.flush();
+    await first.close();
+    const db = new Database(path);
+    db.exec("DROP INDEX memory_codes_seq; ALTER TABLE memory_codes DROP COLUMN seq");
+    db.close();
+    const again = SqliteMemory.open({ path, embeddings: provider });
+    onTestFinished(() => again.close());
+    expect(keysOf(await again.recall("apples", { mode: "embedding" }))).toEqual(["a"]);
+    await again.store("b", "bicycles and trains");
+    await again.flush();
+    expect(keysOf(await again.recall("bicycles trains", { mode: "embedding", limit: 1 }))).toEqual(["b"]);
   });
 });
 
