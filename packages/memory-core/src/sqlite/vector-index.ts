@@ -104,7 +104,9 @@ export function createVectorIndex(
   function rebuildCodes(): void {
     db.transaction(() => {
       db.exec("DELETE FROM memory_codes");
-      const insert = db.prepare(`INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ${NEXT_SEQ})`);
+      const insert = db.prepare(
+        `INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ${NEXT_SEQ})`,
+      );
       // Paged rather than iterated: better-sqlite3 refuses writes while an iterator is open.
       const page = db.prepare(
         "SELECT rid, namespace, embedding FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT 1000",
