@@ -74,6 +74,7 @@ export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/entry-row.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
 export type { EntryWrite } from "./sqlite/write-entries.js";
+export { type ImportContext, importInputOf } from "./sqlite/write-input.js";
 export { chunkMarkdown } from "./text/chunk-markdown.js";
 export { ageInDays, applyDecay } from "./text/decay.js";
 export { buildFtsQuery, ftsTermsOf } from "./text/fts-query.js";

@@ -5,19 +5,12 @@ import type { Database } from "better-sqlite3";
 import type { MemorySettings } from "../config/config-schema.js";
 import * as check from "../validate-input.js";
 import { backfillMissing } from "./backfill.js";
-import { createBatchBackfill } from "./batch-backfill.js";
+import { type BatchBackfillOptions, createBatchBackfill } from "./batch-backfill.js";
 import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
 import type { StatementCache } from "./statement-cache.js";
 
-export interface EntryEmbedderOptions {
-  db: Database;
-  statements: StatementCache;
-  /** null = keyword-only: nothing is embedded. */
-  pipeline: EmbeddingPipeline | null;
-  settings: MemorySettings;
-  logger: Logger;
-  /** Adds a line to status().warnings. */
-  addWarning: (warning: string) => void;
+/** The batch backfill's options (`pipeline` null = keyword-only: nothing is embedded), and: */
+export interface EntryEmbedderOptions extends BatchBackfillOptions {
   /** Logs a degradation once per reason. */
   warnOnce: (reason: string, data?: Record<string, unknown>) => void;
 }

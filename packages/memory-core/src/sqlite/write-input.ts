@@ -30,6 +30,10 @@ export interface ImportContext {
   newId: () => string;
   /** The store's vector size (undefined when keyword-only): imported vectors of another size are dropped. */
   dimensions: () => number | undefined;
+  /** A backend's own check of each validated entry (e.g. PostgreSQL refusing U+0000). */
+  checkEntry?: (write: EntryWrite, field: string) => void;
+  /** How the `remove` refs are validated; default refsOf. */
+  refsOf?: (refs: Iterable<EntryRef>, field: string) => [string, string][];
 }
 
 /** import()'s entries and options, validated: the writes and the (namespace, key) pairs to remove. */
@@ -56,8 +60,9 @@ export async function importInputOf(
       true,
       dimensions,
     );
+    context.checkEntry?.(write, `entries[${writes.length}]`);
     writes.push(onConflict === "skip" ? { ...write, skipExisting: true } : write);
   }
-  const removals = options.remove === undefined ? [] : refsOf(options.remove, "remove");
+  const removals = options.remove === undefined ? [] : (context.refsOf ?? refsOf)(options.remove, "remove");
   return { writes, removals };
 }
