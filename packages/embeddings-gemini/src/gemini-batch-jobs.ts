@@ -1,10 +1,12 @@
 // The Gemini API's batch mode for embeddings (`models/{model}:asyncBatchEmbedContent` with inlined
-// requests, then `batches/{id}` polled until a terminal JOB_STATE_*), through @google/genai.
+// requests, then `batches/{id}` polled until a terminal JOB_STATE_*), through @google/genai. A job
+// left running by `detachSignal` is waited for again with `resumeJobId` (its `batches/{id}` name).
 import type { EmbeddingBatchJobOptions, EmbeddingBatchJobs } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
-import type { BatchJob, CreateEmbeddingsBatchJobParameters, GoogleGenAI, JobError } from "@google/genai";
+import type { BatchJob, CreateEmbeddingsBatchJobParameters, GoogleGenAI } from "@google/genai";
+import { ApiError } from "@google/genai";
+import { collect, isTerminal } from "./gemini-batch-results.js";
 import type { GeminiCall } from "./gemini-client.js";
-import { toVector } from "./gemini-vectors.js";
 
 export const DEFAULT_POLL_INTERVAL_MS = 30_000;
 /**
@@ -16,17 +18,8 @@ export const GEMINI_MAX_TEXTS_PER_JOB = 1_000;
 export const GEMINI_MAX_CHARS_PER_JOB = 5_000_000;
 /** Polls in a row that may fail (connection, 429, 5xx) before the job is given up. */
 const MAX_POLL_FAILURES = 5;
-
-const FAILED_STATES: Record<string, { code: "PROVIDER" | "TIMEOUT"; what: string }> = {
-  JOB_STATE_FAILED: { code: "PROVIDER", what: "failed" },
-  JOB_STATE_CANCELLED: { code: "PROVIDER", what: "was cancelled" },
-  JOB_STATE_EXPIRED: { code: "TIMEOUT", what: "expired before it completed" },
-};
-const DONE_STATES = new Set(["JOB_STATE_SUCCEEDED", "JOB_STATE_PARTIALLY_SUCCEEDED"]);
-
-/** google.rpc codes (and HTTP statuses) of a failed request → MemoryError codes. */
-const AUTH_CODES = new Set([7, 16, 401, 403]);
-const RATE_CODES = new Set([8, 429]);
+/** What `onSubmitted` reports and `resumeJobId` takes: the Gemini API's batch name. */
+const BATCH_NAME = /^batches\/[A-Za-z0-9_.-]+$/;
 
 export interface GeminiBatchJobsContext {
   call: GeminiCall;
@@ -63,11 +56,48 @@ async function runJob(
   if (!(Number.isFinite(pollMs) && pollMs > 0)) {
     throw MemoryError.invalidInput("pollIntervalMs", `must be a positive number, got ${pollMs}`);
   }
-  const { signal } = options;
+  const { signal, detachSignal, resumeJobId } = options;
+  if (resumeJobId !== undefined && !(typeof resumeJobId === "string" && BATCH_NAME.test(resumeJobId))) {
+    throw MemoryError.invalidInput("resumeJobId", `must be a batch name (batches/{id}), got ${resumeJobId}`);
+  }
   signal?.throwIfAborted();
+  detachSignal?.throwIfAborted();
+
+  // A job being submitted is not detached from: its name must reach onSubmitted, or it would run on
+  // unknown. A resumed job is asked for at once (no job in hand yet).
+  const { name, job: submitted } =
+    resumeJobId === undefined ? await submit(context, texts, options) : { name: resumeJobId, job: undefined };
+  const stop =
+    detachSignal === undefined
+      ? signal
+      : signal === undefined
+        ? detachSignal
+        : AbortSignal.any([signal, detachSignal]);
+  let job: BatchJob;
+  try {
+    job = await waitUntilDone(context, name, submitted, pollMs, stop, options.onStatus);
+  } catch (error) {
+    if (signal?.aborted) {
+      await cancel(context, name);
+      throw signal.reason;
+    }
+    // Detached: the job runs on at the vendor, to be resumed.
+    if (detachSignal?.aborted) throw detachSignal.reason;
+    // Polling gave up: the job would otherwise run on, and be billed, for nothing (unless it is gone).
+    if (!isMemoryError(error, "NOT_FOUND")) await cancel(context, name);
+    throw error;
+  }
+  return collect(context, job, name, texts.length);
+}
+
+async function submit(
+  context: GeminiBatchJobsContext,
+  texts: readonly string[],
+  options: EmbeddingBatchJobOptions,
+): Promise<{ name: string; job: BatchJob }> {
+  const { signal } = options;
   const taskType = options.purpose === "query" ? "RETRIEVAL_QUERY" : "RETRIEVAL_DOCUMENT";
   const abort = signal === undefined ? {} : { abortSignal: signal };
-
   const created = await context.call(signal, (client, httpOptions) =>
     createEmbeddings(client)({
       model: context.model,
@@ -89,16 +119,14 @@ async function runJob(
       retryable: false,
     });
   }
-
-  let job = created;
   try {
-    job = await waitUntilDone(context, created, name, pollMs, options);
+    options.onSubmitted?.(name);
   } catch (error) {
-    // Aborted (or polling gave up): the job would otherwise run on, and be billed, for nothing.
+    // The caller could not take the name, so the job could never be resumed: it would run on unread.
     await cancel(context, name);
     throw error;
   }
-  return collect(context, job, name, texts.length);
+  return { name, job: created };
 }
 
 /**
@@ -112,29 +140,23 @@ function createEmbeddings(client: GoogleGenAI): CreateEmbeddings {
   return typeof internal === "function" ? internal.bind(client.batches) : client.batches.createEmbeddings;
 }
 
-function isTerminal(state: string | undefined): boolean {
-  return state !== undefined && (DONE_STATES.has(state) || state in FAILED_STATES);
-}
-
+/** Polls until the job ends; without a `submitted` job in hand (resuming) the first poll is at once. */
 async function waitUntilDone(
   context: GeminiBatchJobsContext,
-  created: BatchJob,
   name: string,
+  submitted: BatchJob | undefined,
   pollMs: number,
-  options: EmbeddingBatchJobOptions,
+  signal: AbortSignal | undefined,
+  onStatus: ((status: string) => void) | undefined,
 ): Promise<BatchJob> {
-  const { signal } = options;
-  const abort = signal === undefined ? {} : { abortSignal: signal };
-  let job = created;
-  let reported = job.state as string | undefined;
-  if (reported !== undefined) options.onStatus?.(reported);
+  let job = submitted;
+  let reported = job?.state as string | undefined;
+  if (reported !== undefined) onStatus?.(reported);
   let failedPolls = 0;
-  while (!isTerminal(job.state)) {
-    await sleep(pollMs, signal);
+  while (job === undefined || !isTerminal(job.state)) {
+    if (job !== undefined || failedPolls > 0) await sleep(pollMs, signal);
     try {
-      job = await context.call(signal, (client, httpOptions) =>
-        client.batches.get({ name, config: { httpOptions, ...abort } }),
-      );
+      job = await getJob(context, name, signal);
       failedPolls = 0;
     } catch (error) {
       // A job runs for hours: one lost poll is no reason to give it up.
@@ -144,51 +166,32 @@ async function waitUntilDone(
     }
     if (job.state !== undefined && job.state !== reported) {
       reported = job.state;
-      options.onStatus?.(reported);
+      onStatus?.(reported);
     }
   }
   return job;
 }
 
-function collect(
+/** `GET batches/{id}`; a 404 (deleted, or expired long ago) is NOT_FOUND. */
+async function getJob(
   context: GeminiBatchJobsContext,
-  job: BatchJob,
   name: string,
-  count: number,
-): Float32Array[] {
-  const prefix = `gemini: batch ${name}`;
-  const failed = FAILED_STATES[job.state as string];
-  if (failed !== undefined) {
-    const detail = job.error?.message ? ` (${job.error.message})` : "";
-    throw new MemoryError(failed.code, `${prefix} ${failed.what}${detail}`, { retryable: false });
+  signal: AbortSignal | undefined,
+): Promise<BatchJob> {
+  const abort = signal === undefined ? {} : { abortSignal: signal };
+  try {
+    return await context.call(signal, (client, httpOptions) =>
+      client.batches.get({ name, config: { httpOptions, ...abort } }),
+    );
+  } catch (error) {
+    if (isMemoryError(error) && error.cause instanceof ApiError && error.cause.status === 404) {
+      throw new MemoryError("NOT_FOUND", `gemini: batch ${name} not found (deleted, or expired)`, {
+        cause: error,
+        retryable: false,
+      });
+    }
+    throw error;
   }
-  // The SDK files the answers under inlinedEmbedContentResponses when any holds an embedding,
-  // otherwise (every request failed) under inlinedResponses.
-  const answers = (job.dest?.inlinedEmbedContentResponses ?? job.dest?.inlinedResponses ?? []) as Array<{
-    response?: { embedding?: { values?: number[] } };
-    error?: JobError;
-  }>;
-  if (answers.length !== count) {
-    throw new MemoryError("PROVIDER", `${prefix}: expected ${count} answers, got ${answers.length}`, {
-      retryable: false,
-    });
-  }
-  const failures = answers.filter((answer) => answer.error);
-  const firstError = failures[0]?.error;
-  if (firstError !== undefined) {
-    const code = firstError.code ?? 0;
-    const message = `${prefix}: ${failures.length} of ${count} requests failed (${firstError.message ?? `code ${code}`})`;
-    if (AUTH_CODES.has(code)) return fail("PROVIDER_AUTH", message);
-    if (RATE_CODES.has(code)) return fail("RATE_LIMITED", message);
-    return fail("PROVIDER", message);
-  }
-  return answers.map((answer, index) =>
-    toVector(answer.response?.embedding?.values, index, context.dimensions, context.normalise),
-  );
-}
-
-function fail(code: "PROVIDER" | "PROVIDER_AUTH" | "RATE_LIMITED", message: string): never {
-  throw new MemoryError(code, message, { retryable: false });
 }
 
 /** Best effort, without the caller's (possibly aborted) signal. */

@@ -1,10 +1,11 @@
 // OpenAI's Batch API for embeddings: one JSONL upload, one batch, status polls, one output download.
+// A job can be detached from (left running) and waited for again by its batch id.
 import type { EmbeddingBatchJobOptions, EmbeddingBatchJobs } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import type OpenAI from "openai";
 import { toFile } from "openai";
+import { type Call, collectVectors, FILE_TIMEOUT_MS, type RequestLine } from "./openai-batch-output.js";
 import type { OpenAIConnection } from "./openai-connection.js";
-import { toVectors } from "./openai-embedding-vectors.js";
 import { toMemoryError } from "./openai-error.js";
 
 export const DEFAULT_POLL_INTERVAL_MS = 30_000;
@@ -18,8 +19,6 @@ export const MAX_CHARS_PER_JOB = 50_000_000;
 /** Inputs per request line (the /v1/embeddings limit) and characters per line (~300 k tokens a request). */
 const MAX_TEXTS_PER_LINE = 2048;
 const MAX_CHARS_PER_LINE = 250_000;
-/** Uploading and downloading files takes longer than one embeddings request. */
-const FILE_TIMEOUT_MS = 10 * 60_000;
 /** Polls in a row that may fail (connection, 429, 5xx) before the job is given up. */
 const MAX_POLL_FAILURES = 5;
 /** A cancel sent when the caller aborts should not hold it up for long. */
@@ -34,13 +33,6 @@ export interface OpenAIBatchJobsContext {
   sendDimensions: boolean;
   /** e.g. "openai embeddings (text-embedding-3-small)". */
   label: string;
-}
-
-/** One request line of the input file: texts[start, start + count). */
-interface RequestLine {
-  customId: string;
-  start: number;
-  count: number;
 }
 
 export function createOpenAIBatchJobs(context: OpenAIBatchJobsContext): EmbeddingBatchJobs {
@@ -67,21 +59,58 @@ async function runJob(
   if (!(Number.isFinite(pollMs) && pollMs > 0)) {
     throw MemoryError.invalidInput("pollIntervalMs", `must be a positive number, got ${pollMs}`);
   }
-  const { signal } = options;
+  const { signal, detachSignal, resumeJobId } = options;
+  if (resumeJobId !== undefined && (typeof resumeJobId !== "string" || resumeJobId.length === 0)) {
+    throw MemoryError.invalidInput("resumeJobId", "must be a non-empty batch id");
+  }
   signal?.throwIfAborted();
+  detachSignal?.throwIfAborted();
+  // Either signal stops polling and requests (detaching spares the create, see submit); only
+  // `signal` cancels the job.
+  const stop = anySignal(signal, detachSignal);
   const lines = splitIntoLines(texts);
-  const call = caller(context, signal);
+  const call = caller(context, stop);
 
+  let batch =
+    resumeJobId === undefined
+      ? await submit(context, texts, lines, call, signal, stop)
+      : await resume(context, resumeJobId, call, options, stop);
+  try {
+    if (resumeJobId === undefined) options.onSubmitted?.(batch.id);
+    batch = await waitUntilDone(batch, pollMs, call, options.onStatus, stop);
+  } catch (error) {
+    // Aborted (or polling gave up): the job would otherwise run on, and be billed, for nothing.
+    // Detached: it runs on, with its input file, to be waited for again with `resumeJobId`.
+    if (!detached(options)) await cancel(context, batch.id);
+    throw error;
+  }
+  try {
+    return await collectVectors(batch, { ...context, count: texts.length, lines, call });
+  } finally {
+    await deleteFiles(context, [batch.input_file_id, batch.output_file_id, batch.error_file_id]);
+  }
+}
+
+/** Uploads the input file and creates the batch; the file is deleted again when that fails. */
+async function submit(
+  context: OpenAIBatchJobsContext,
+  texts: readonly string[],
+  lines: readonly RequestLine[],
+  call: Call,
+  signal: AbortSignal | undefined,
+  stop: AbortSignal | undefined,
+): Promise<OpenAI.Batch> {
   const jsonl = lines.map((line) => `${JSON.stringify(requestLine(context, texts, line))}\n`).join("");
   const upload = await toFile(Buffer.from(jsonl, "utf8"), "claw-memory-embeddings.jsonl", {
     type: "application/jsonl",
   });
   const file = await call((client) =>
-    client.files.create({ file: upload, purpose: "batch" }, { signal, timeout: FILE_TIMEOUT_MS }),
+    client.files.create({ file: upload, purpose: "batch" }, { signal: stop, timeout: FILE_TIMEOUT_MS }),
   );
-  let batch: OpenAI.Batch;
   try {
-    batch = await call((client) =>
+    // Not stopped by `detachSignal`: a batch created while the request was cut off could be neither
+    // resumed nor cancelled. Once created, its id goes to onSubmitted and detaching takes effect.
+    return await call((client) =>
       client.batches.create(
         { input_file_id: file.id, endpoint: "/v1/embeddings", completion_window: "24h" },
         { signal },
@@ -91,19 +120,55 @@ async function runJob(
     await deleteFiles(context, [file.id]);
     throw error;
   }
+}
 
+/**
+ * The batch `resumeJobId` names, as it is now: NOT_FOUND when OpenAI does not know it, INVALID_INPUT
+ * when it is no embeddings batch (its files are not ours to delete). Other failures reject as any
+ * request does (retryable ones may be resumed again).
+ */
+async function resume(
+  context: OpenAIBatchJobsContext,
+  jobId: string,
+  call: Call,
+  options: EmbeddingBatchJobOptions,
+  stop: AbortSignal | undefined,
+): Promise<OpenAI.Batch> {
+  let batch: OpenAI.Batch;
   try {
-    batch = await waitUntilDone(batch, pollMs, call, options);
+    batch = await call((client) => client.batches.retrieve(jobId, { signal: stop }));
   } catch (error) {
-    // Aborted (or polling gave up): the job would otherwise run on, and be billed, for nothing.
-    await cancel(context, batch.id);
+    if (isMemoryError(error) && statusOf(error.cause) === 404) {
+      throw new MemoryError("NOT_FOUND", `${context.label}: no batch ${jobId} to resume`, {
+        cause: error.cause,
+        retryable: false,
+      });
+    }
+    // Aborted while looking it up: cancelled as a running job would be.
+    if (options.signal?.aborted) await cancel(context, jobId);
     throw error;
   }
-  try {
-    return await collect(context, batch, texts.length, lines, call);
-  } finally {
-    await deleteFiles(context, [file.id, batch.output_file_id, batch.error_file_id]);
+  if (batch.endpoint !== "/v1/embeddings") {
+    throw MemoryError.invalidInput(
+      "resumeJobId",
+      `batch ${jobId} runs ${batch.endpoint}, not /v1/embeddings`,
+    );
   }
+  return batch;
+}
+
+function statusOf(error: unknown): unknown {
+  return (error as { status?: unknown } | null | undefined)?.status;
+}
+
+/** Detached, and not aborted as well: the job is left running. */
+function detached(options: EmbeddingBatchJobOptions): boolean {
+  return options.detachSignal?.aborted === true && options.signal?.aborted !== true;
+}
+
+function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const given = signals.filter((signal) => signal !== undefined);
+  return given.length > 1 ? AbortSignal.any(given) : given[0];
 }
 
 /** Splits the texts into request lines by the endpoint's count limit and a size budget. */
@@ -139,8 +204,6 @@ function requestLine(context: OpenAIBatchJobsContext, texts: readonly string[], 
   };
 }
 
-type Call = <T>(request: (client: OpenAI) => Promise<T>) => Promise<T>;
-
 /** Requests through a client with the key as it is now; failures come out as MemoryErrors. */
 function caller(context: OpenAIBatchJobsContext, signal: AbortSignal | undefined): Call {
   return async (request) => {
@@ -154,156 +217,33 @@ function caller(context: OpenAIBatchJobsContext, signal: AbortSignal | undefined
 }
 
 async function waitUntilDone(
-  created: OpenAI.Batch,
+  first: OpenAI.Batch,
   pollMs: number,
   call: Call,
-  options: EmbeddingBatchJobOptions,
+  onStatus: ((status: string) => void) | undefined,
+  stop: AbortSignal | undefined,
 ): Promise<OpenAI.Batch> {
-  let batch = created;
+  let batch = first;
   let reported = batch.status;
-  options.onStatus?.(reported);
+  onStatus?.(reported);
   let failedPolls = 0;
   while (!TERMINAL.has(batch.status)) {
-    await sleep(pollMs, options.signal);
+    await sleep(pollMs, stop);
     try {
-      batch = await call((client) => client.batches.retrieve(created.id, { signal: options.signal }));
+      batch = await call((client) => client.batches.retrieve(first.id, { signal: stop }));
       failedPolls = 0;
     } catch (error) {
       // A job runs for hours: one lost poll is no reason to give it up.
       const retryable = isMemoryError(error) && error.retryable;
-      if (options.signal?.aborted || !retryable || ++failedPolls >= MAX_POLL_FAILURES) throw error;
+      if (stop?.aborted || !retryable || ++failedPolls >= MAX_POLL_FAILURES) throw error;
       continue;
     }
     if (batch.status !== reported) {
       reported = batch.status;
-      options.onStatus?.(reported);
+      onStatus?.(reported);
     }
   }
   return batch;
-}
-
-async function collect(
-  context: OpenAIBatchJobsContext,
-  batch: OpenAI.Batch,
-  count: number,
-  lines: readonly RequestLine[],
-  call: Call,
-): Promise<Float32Array[]> {
-  const prefix = `${context.label}: batch ${batch.id}`;
-  if (batch.status === "failed") {
-    const reasons = (batch.errors?.data ?? []).map((e) => `${e.code ?? "error"}: ${e.message ?? ""}`.trim());
-    throw new MemoryError(
-      "PROVIDER",
-      `${prefix} failed${reasons.length > 0 ? ` (${reasons.join("; ")})` : ""}`,
-      {
-        retryable: false,
-      },
-    );
-  }
-  if (batch.status === "expired") {
-    throw new MemoryError("TIMEOUT", `${prefix} expired before it completed (24 h window)`, {
-      retryable: false,
-    });
-  }
-  if (batch.status === "cancelled") {
-    throw new MemoryError("PROVIDER", `${prefix} was cancelled`, { retryable: false });
-  }
-
-  const failed = batch.request_counts?.failed ?? 0;
-  if (failed > 0 || !batch.output_file_id) {
-    const detail = batch.error_file_id ? await firstLineError(call, batch.error_file_id) : undefined;
-    const counted = failed > 0 ? `${failed} of ${lines.length} requests failed` : "no output file";
-    throw lineFailure(prefix, counted, detail);
-  }
-  const output = await download(call, batch.output_file_id);
-  const vectors = new Array<Float32Array | undefined>(count);
-  const byId = new Map(lines.map((line) => [line.customId, line]));
-  for (const parsed of parseJsonl(output, prefix)) {
-    const line = byId.get(String(parsed.custom_id));
-    if (line === undefined) {
-      throw new MemoryError("PROVIDER", `${prefix}: unexpected custom_id ${String(parsed.custom_id)}`);
-    }
-    byId.delete(line.customId);
-    const error = errorOfLine(parsed);
-    if (error !== undefined) throw lineFailure(prefix, `request ${line.customId} failed`, error);
-    const body = (parsed.response as { body?: unknown }).body as OpenAI.CreateEmbeddingResponse;
-    const part = toVectors(body, line.count, context.dimensions, `${prefix} ${line.customId}`);
-    for (const [i, vector] of part.entries()) vectors[line.start + i] = vector;
-  }
-  if (byId.size > 0) {
-    throw new MemoryError("PROVIDER", `${prefix}: no answer for ${[...byId.keys()].join(", ")}`);
-  }
-  return vectors as Float32Array[];
-}
-
-interface LineError {
-  status?: number;
-  message: string;
-}
-
-/** A failed line's status and message: `error` set, or a response other than 200. */
-function errorOfLine(line: Record<string, unknown>): LineError | undefined {
-  const response = line.response as { status_code?: unknown; body?: unknown } | null | undefined;
-  const status = typeof response?.status_code === "number" ? response.status_code : undefined;
-  const topError = line.error as { code?: unknown; message?: unknown } | null | undefined;
-  if (topError) {
-    return { ...(status === undefined ? {} : { status }), message: describe(topError) };
-  }
-  if (status === 200) return undefined;
-  const bodyError = (response?.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  return {
-    ...(status === undefined ? {} : { status }),
-    message: bodyError ? describe(bodyError) : `status ${status ?? "missing"}`,
-  };
-}
-
-function describe(error: { code?: unknown; message?: unknown }): string {
-  const code = typeof error.code === "string" && error.code.length > 0 ? `${error.code}: ` : "";
-  return `${code}${typeof error.message === "string" ? error.message : "unknown error"}`;
-}
-
-/** The job's failure, classified by the failed request's HTTP status. */
-function lineFailure(prefix: string, what: string, error: LineError | undefined): MemoryError {
-  const message = `${prefix}: ${what}${error ? ` (${error.message})` : ""}`;
-  const status = error?.status;
-  if (status === 401 || status === 403)
-    return new MemoryError("PROVIDER_AUTH", message, { retryable: false });
-  if (status === 429) return new MemoryError("RATE_LIMITED", message, { retryable: false });
-  return new MemoryError("PROVIDER", message, { retryable: false });
-}
-
-async function firstLineError(call: Call, fileId: string): Promise<LineError | undefined> {
-  try {
-    for (const line of parseJsonl(await download(call, fileId), "error file")) {
-      const error = errorOfLine(line);
-      if (error !== undefined) return error;
-    }
-  } catch {
-    // The error file only explains the failure; the failure stands without it.
-  }
-  return undefined;
-}
-
-async function download(call: Call, fileId: string): Promise<string> {
-  return call(async (client) => {
-    const response = await client.files.content(fileId, { timeout: FILE_TIMEOUT_MS });
-    return response.text();
-  });
-}
-
-function parseJsonl(text: string, prefix: string): Record<string, unknown>[] {
-  const lines: Record<string, unknown>[] = [];
-  for (const [index, raw] of text.split("\n").entries()) {
-    if (raw.trim() === "") continue;
-    try {
-      const value: unknown = JSON.parse(raw);
-      if (typeof value !== "object" || value === null) throw new Error("not an object");
-      lines.push(value as Record<string, unknown>);
-    } catch (error) {
-      throw new MemoryError("PROVIDER", `${prefix}: output line ${index + 1} is not JSON`, { cause: error });
-    }
-  }
-  return lines;
 }
 
 /** Best effort, without the caller's (possibly aborted) signal. */

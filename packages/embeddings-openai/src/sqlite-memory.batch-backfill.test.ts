@@ -187,4 +187,43 @@ describe("failing batch jobs", () => {
     expect((await memory.status()).warnings).toBeUndefined();
     expect((await memory.status()).missingEmbeddings).toBe(0);
   });
+
+  it("a restart waits for the batch left running when the store closed: one upload, one batch in all", async () => {
+    const path = await seeded(1500);
+    // The log says when the job is being polled, and when the restarted store resumed it.
+    const seen = new Map<string, () => void>();
+    const when = (message: string) => new Promise<void>((resolve) => void seen.set(message, resolve));
+    const logger = {
+      ...warnLogger(),
+      debug: (message: string, data?: Record<string, unknown>) => seen.get(`${message}: ${data?.status}`)?.(),
+      info: (message: string) => seen.get(message)?.(),
+    };
+    const polled = when("embedding batch job status: in_progress");
+    const first = open(path, BATCH_ON, logger);
+    fake.scriptNextBatch({ hold: true, completeAfterPolls: 1 });
+    const interrupted = first.backfillEmbeddings();
+    await polled;
+    await first.close();
+    await interrupted.catch(() => undefined);
+    // Detached, not cancelled.
+    expect(countBy("POST", /\/cancel$/)).toBe(0);
+    const id = fake.requests
+      .find((r) => r.method === "GET" && /^\/v1\/batches\//.test(r.path))
+      ?.path.split("/")
+      .at(-1);
+    expect(fake.batchStatus(id as string)).toBe("in_progress");
+
+    const resumedLog = when("embedding batch job resumed");
+    const again = open(path, BATCH_ON, logger);
+    const resumed = again.backfillEmbeddings();
+    await resumedLog;
+    fake.releaseBatch(id as string);
+    expect(await resumed).toBe(1500);
+    expect(countBy("POST", /^\/v1\/files$/)).toBe(1);
+    expect(countBy("POST", /^\/v1\/batches$/)).toBe(1);
+    expect(countBy("POST", /^\/v1\/embeddings$/)).toBe(0);
+    expect((await again.status()).missingEmbeddings).toBe(0);
+    const hits = await again.recall(contentOf(321), { mode: "embedding", limit: 1 });
+    expect(hits.map((h) => h.key)).toEqual(["k321"]);
+  });
 });

@@ -21,10 +21,23 @@ export interface EmbeddingBatchJobOptions {
   purpose?: EmbeddingPurpose;
   /** Stops polling (and cancels the vendor's job, best effort); the promise rejects with its reason. */
   signal?: AbortSignal;
+  /**
+   * Stops polling but leaves the vendor's job running (no cancel), so that it can be waited for
+   * again with `resumeJobId`, e.g. after a restart; the promise rejects with its reason.
+   */
+  detachSignal?: AbortSignal;
   /** Time between status polls; default the provider's own (30 s). */
   pollIntervalMs?: number;
   /** Told each new status the vendor reports (e.g. "validating", "in_progress", "JOB_STATE_RUNNING"). */
   onStatus?: (status: string) => void;
+  /** Told the vendor's id of the job once it is submitted (the value `resumeJobId` takes). */
+  onSubmitted?: (jobId: string) => void;
+  /**
+   * Waits for this job, submitted earlier for the same `texts` in the same order, instead of
+   * submitting a new one. Rejects with NOT_FOUND when the vendor no longer knows the job, and as any
+   * job does when it failed, expired or was cancelled.
+   */
+  resumeJobId?: string;
 }
 
 /** A vendor batch API: one call submits one job, waits for it and returns its vectors. */

@@ -9,7 +9,7 @@ import type {
   PluginContext,
   TextGenerator,
 } from "@claw/memory-api";
-import { MemoryError, silentLogger } from "@claw/memory-api";
+import { isMemoryError, MemoryError, silentLogger } from "@claw/memory-api";
 import type { MemoryConfigInput } from "./config/config-schema.js";
 import { resolveConfig } from "./config/resolve-config.js";
 import { type ModuleImporter, resolveEmbeddingProvider } from "./embedding/resolve-provider.js";
@@ -111,7 +111,23 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
 
   attachMemoryContext(memory, { config, workspaceDir, dbPath, generator: options.generator, logger });
   for (const plugin of plugins) await plugin.afterOpen?.(memory, ctx);
-  if (config.memory.backfillOnStartup) await memory.backfillEmbeddings();
+  if (config.memory.backfillOnStartup) {
+    if (config.memory.embeddingBatchApi && memory.name === "sqlite") {
+      // Vendor batch jobs take minutes to hours: the store opens now and the backfill goes on in
+      // the background (close() stops it; a job left running is resumed by the next backfill).
+      logger.info("backfill on startup continues in the background (embedding_batch_api)");
+      memory.backfillEmbeddings().then(
+        (written) => logger.info("backfill on startup finished", { written }),
+        (error: unknown) => {
+          if (!isMemoryError(error, "UNAVAILABLE")) {
+            logger.warn("backfill on startup failed", { error: (error as Error).message });
+          }
+        },
+      );
+    } else {
+      await memory.backfillEmbeddings();
+    }
+  }
   return memory;
 }
 

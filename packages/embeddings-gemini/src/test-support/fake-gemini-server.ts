@@ -1,6 +1,7 @@
 // A loopback Gemini API (`/v1beta/models/{model}:batchEmbedContents|embedContent|generateContent`,
 // and batch mode: `:asyncBatchEmbedContent`, `batches/{id}`, `batches/{id}:cancel`) for driving the
-// real @google/genai SDK in tests: records requests, fails or delays on demand.
+// real @google/genai SDK in tests: records requests, fails or delays on demand, holds batches running
+// until released.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -44,6 +45,18 @@ export interface FakeGeminiBatchScript {
   itemError?: (request: EmbedRequest, index: number) => { code: number; message: string } | undefined;
   /** Called at each poll before it is answered. */
   onPoll?: (poll: number) => void | Promise<void>;
+  /** Stays JOB_STATE_RUNNING (whatever completeAfterPolls says) until releaseBatch(name); then it goes on. */
+  holdUntilReleased?: boolean;
+}
+
+/** A batch as the fake holds it (a copy). */
+export interface FakeBatchView {
+  /** `batches/fake{n}`, numbered from 1 in creation order. */
+  name: string;
+  /** BATCH_STATE_* (the SDK reports it as JOB_STATE_*). */
+  state: string;
+  /** GET batches/{id} answered so far. */
+  polls: number;
 }
 
 export interface FakeGeminiServer {
@@ -55,6 +68,10 @@ export interface FakeGeminiServer {
   scriptNextBatch(script: FakeGeminiBatchScript, times?: number): void;
   /** Delay the next `count` responses by `ms`. */
   delayNext(count: number, ms: number): void;
+  /** The batches created so far, in creation order. */
+  batches(): FakeBatchView[];
+  /** Lets a batch scripted with holdUntilReleased go on at its next poll. */
+  releaseBatch(name: string): void;
   close(): Promise<void>;
 }
 
@@ -151,6 +168,7 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
           requests: inlined.map((item) => toEmbedRequest(item.request ?? {})),
           state: "BATCH_STATE_PENDING",
           polls: 0,
+          released: false,
           script: scripts.shift() ?? {},
         };
         batches.set(batch.name.slice("batches/".length), batch);
@@ -186,7 +204,8 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
     batch.polls++;
     await batch.script.onPoll?.(batch.polls);
     if (isTerminalState(batch.state)) return operation(batch);
-    if (batch.polls < (batch.script.completeAfterPolls ?? 1)) {
+    const held = batch.script.holdUntilReleased === true && !batch.released;
+    if (held || batch.polls < (batch.script.completeAfterPolls ?? 1)) {
       batch.state = "BATCH_STATE_RUNNING";
       return operation(batch);
     }
@@ -214,6 +233,14 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
     delayNext(count, ms) {
       for (let i = 0; i < count; i++) delays.push(ms);
     },
+    batches() {
+      return [...batches.values()].map(({ name, state, polls }) => ({ name, state, polls }));
+    },
+    releaseBatch(name) {
+      const batch = batches.get(name.slice("batches/".length));
+      if (batch === undefined || !name.startsWith("batches/")) throw new Error(`no batch ${name}`);
+      batch.released = true;
+    },
     close() {
       server.closeAllConnections();
       return new Promise<void>((resolve, reject) =>
@@ -230,6 +257,7 @@ interface FakeBatch {
   requests: EmbedRequest[];
   state: string;
   polls: number;
+  released: boolean;
   script: FakeGeminiBatchScript;
   answers?: Array<Record<string, unknown>>;
 }

@@ -32,6 +32,8 @@ export interface FakeBatchScript {
   failedLinesIn?: "error-file" | "output-file";
   /** Called at each poll before it is answered (e.g. to change data while the job "runs"). */
   onPoll?: (poll: number) => void | Promise<void>;
+  /** Polls see "in_progress" until `releaseBatch(id)`; then it ends as `completeAfterPolls` says. */
+  hold?: boolean;
 }
 
 export interface FakeLineError {
@@ -70,6 +72,14 @@ export interface FakeOpenAIServer {
   uploadedFiles(): UploadedFile[];
   /** Ids passed to DELETE /v1/files/:id. */
   deletedFiles(): string[];
+  /** Ids of the files the server holds now (uploaded or written by a batch, not deleted). */
+  storedFiles(): string[];
+  /** Requests with this method whose path is `path` or matches it. */
+  countRequests(method: string, path: string | RegExp): number;
+  /** A batch's status as the server keeps it; undefined for an unknown id. */
+  batchStatus(id: string): string | undefined;
+  /** Lets a batch scripted with `hold` end (at its next poll, by default). */
+  releaseBatch(id: string): void;
   /** Forget recorded requests and every per-test setting (encoding, order, replies, failures). */
   reset(): void;
   close(): Promise<void>;
@@ -252,12 +262,14 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
       badRequest(res, "this fake runs /v1/embeddings batches with completion_window 24h only");
       return;
     }
+    const script = scripts.shift() ?? {};
     const batch: FakeBatch = {
       id: `batch_${nextId++}`,
       inputFileId: input.id,
       status: "validating",
       polls: 0,
-      script: scripts.shift() ?? {},
+      script,
+      held: script.hold === true,
       counts: { total: 0, completed: 0, failed: 0 },
     };
     batches.set(batch.id, batch);
@@ -269,7 +281,7 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     await batch.script.onPoll?.(batch.polls);
     if (batch.status === "cancelling") batch.status = "cancelled";
     else if (!TERMINAL_BATCH_STATES.has(batch.status)) {
-      if (batch.polls >= (batch.script.completeAfterPolls ?? 1)) await finish(batch);
+      if (!batch.held && batch.polls >= (batch.script.completeAfterPolls ?? 1)) await finish(batch);
       else batch.status = "in_progress";
     }
     sendJson(res, 200, batchJson(batch));
@@ -373,6 +385,17 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     },
     uploadedFiles: () => [...uploads],
     deletedFiles: () => [...deleted],
+    storedFiles: () => [...files.keys()],
+    countRequests: (method, path) =>
+      requests.filter(
+        (r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)),
+      ).length,
+    batchStatus: (id) => batches.get(id)?.status,
+    releaseBatch: (id) => {
+      const batch = batches.get(id);
+      if (batch === undefined) throw new Error(`fake: no batch ${id} to release`);
+      batch.held = false;
+    },
     reset: () => {
       // A delayed answer belongs to the test that asked for it, never to the next one.
       for (const timer of timers) clearTimeout(timer);
@@ -407,6 +430,8 @@ interface FakeBatch {
   status: string;
   polls: number;
   script: FakeBatchScript;
+  /** Scripted with `hold` and not yet released. */
+  held: boolean;
   counts: { total: number; completed: number; failed: number };
   outputFileId?: string;
   errorFileId?: string;

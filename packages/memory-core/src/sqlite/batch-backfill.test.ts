@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { isMemoryError, MemoryError } from "@claw/memory-api";
+import { isMemoryError, MemoryError, silentLogger } from "@claw/memory-api";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { MemorySettings } from "../config/config-schema.js";
@@ -7,7 +7,11 @@ import { loadConfigFromToml } from "../config/load-config.js";
 import { captureLogger } from "../config/test-support/config-test-helpers.js";
 import { createMemory } from "../create-memory.js";
 import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
-import { BATCH_API_FAILURES_KEY, BATCH_API_LAST_ERROR_KEY } from "./batch-backfill.js";
+import {
+  BATCH_API_FAILURES_KEY,
+  BATCH_API_LAST_ERROR_KEY,
+  BATCH_API_PENDING_JOB_KEY,
+} from "./batch-backfill.js";
 import { SqliteMemory } from "./sqlite-memory.js";
 import { batchJobsProvider } from "./test-support/batch-jobs-provider.js";
 import { openTestMemory, tempDir } from "./test-support/temp-memory.js";
@@ -256,7 +260,7 @@ describe("failed batch jobs", () => {
     expect(double.documentRequests.texts).toBe(12);
   });
 
-  it("close() stops a running job: the backfill rejects UNAVAILABLE and no failure is counted", async () => {
+  it("close() stops waiting for a running job but leaves it running, and no failure is counted", async () => {
     const path = await seededPath(12);
     const double = batchJobsProvider();
     const memory = SqliteMemory.open({ path, embeddings: double.provider, settings: full(BATCH_ON) });
@@ -267,9 +271,63 @@ describe("failed batch jobs", () => {
     await memory.close();
 
     await expect(backfill).rejects.toSatisfy((e) => isMemoryError(e, "UNAVAILABLE"));
-    expect(double.jobs[0]?.options.signal?.aborted).toBe(true);
+    expect(double.jobs[0]?.options.detachSignal?.aborted).toBe(true);
+    expect(double.jobs[0]?.options.signal?.aborted).toBe(false);
+    expect(double.cancelled).toEqual([]);
+    expect(JSON.parse(readMeta(path, BATCH_API_PENDING_JOB_KEY) ?? "{}")).toMatchObject({ jobId: "job-1" });
     expect(readMeta(path, BATCH_API_FAILURES_KEY)).toBeUndefined();
     expect(double.documentRequests.calls).toBe(0);
+  });
+
+  it("after a restart, waits for the job left running instead of submitting it again", async () => {
+    const path = await seededPath(12);
+    const double = batchJobsProvider();
+    const first = SqliteMemory.open({ path, embeddings: double.provider, settings: full(BATCH_ON) });
+    const held = double.holdNextJob();
+    const interrupted = first.backfillEmbeddings();
+    await held.started;
+    await first.close();
+    await interrupted.catch(() => undefined);
+
+    const again = openTestMemory({ path, embeddings: double.provider, settings: full(BATCH_ON) });
+    expect(await again.backfillEmbeddings()).toBe(12);
+    expect(double.jobs.map((j) => j.options.resumeJobId)).toEqual([undefined, "job-1"]);
+    expect(double.submitted.size).toBe(1);
+    expect(double.documentRequests.calls).toBe(0);
+    expect((await again.status()).missingEmbeddings).toBe(0);
+    expect(readMeta(path, BATCH_API_PENDING_JOB_KEY)).toBeUndefined();
+  });
+
+  it("submits afresh when the job left running is gone, or was for entries changed since", async () => {
+    const path = await seededPath(12);
+    const double = batchJobsProvider();
+    const first = SqliteMemory.open({ path, embeddings: double.provider, settings: full(BATCH_ON) });
+    const held = double.holdNextJob();
+    const interrupted = first.backfillEmbeddings();
+    await held.started;
+    await first.close();
+    await interrupted.catch(() => undefined);
+
+    // Gone at the vendor: NOT_FOUND on resume, then one new job; no failure counted.
+    double.submitted.delete("job-1");
+    const again = SqliteMemory.open({ path, embeddings: double.provider, settings: full(BATCH_ON) });
+    const heldAgain = double.holdNextJob();
+    const second = again.backfillEmbeddings();
+    await heldAgain.started;
+    await again.close();
+    await second.catch(() => undefined);
+    expect(double.jobs.map((j) => j.options.resumeJobId)).toEqual([undefined, "job-1", undefined]);
+    expect(readMeta(path, BATCH_API_FAILURES_KEY)).toBeUndefined();
+
+    // An entry changed since job-2 was submitted: it is not resumed; a job for the new texts is.
+    const edit = SqliteMemory.open({ path, embeddings: null });
+    await edit.store("k0", "note 0 was rewritten while the job ran");
+    await edit.close();
+    const third = openTestMemory({ path, embeddings: double.provider, settings: full(BATCH_ON) });
+    expect(await third.backfillEmbeddings()).toBe(12);
+    expect(double.jobs.at(-1)?.options.resumeJobId).toBeUndefined();
+    expect(double.jobs.at(-1)?.texts[0]).toBe("note 0 was rewritten while the job ran");
+    expect((await third.status()).missingEmbeddings).toBe(0);
   });
 });
 
@@ -292,20 +350,36 @@ embedding_batch_api_timeout_ms = 3600000
     });
   });
 
-  it("runs the start-up backfill through batch jobs (backfill_on_startup)", async () => {
+  it("opens at once and runs the start-up backfill's batch jobs in the background (backfill_on_startup)", async () => {
     const workspaceDir = tempDir();
     const seed = await createMemory({ workspaceDir, embeddings: null });
     await seed.import(Array.from({ length: 12 }, (_, i) => ({ key: `k${i}`, content: contentOf(i) })));
     await seed.close();
     const double = batchJobsProvider();
+    const held = double.holdNextJob();
+    let finished: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    const logger = {
+      ...silentLogger,
+      info: (message: string) => {
+        if (message === "backfill on startup finished") finished();
+      },
+    };
 
     const memory = await createMemory({
       workspaceDir,
       embeddings: double.provider,
       config: { ...BATCH_ON, backfillOnStartup: true },
+      logger,
     });
     try {
-      expect(double.jobs.map((j) => j.texts.length)).toEqual([12]);
+      // Open while the job is still held: start-up did not wait for it.
+      expect(await held.started).toHaveLength(12);
+      expect((await memory.status()).missingEmbeddings).toBe(12);
+      held.release();
+      await done;
       expect((await memory.status()).missingEmbeddings).toBe(0);
     } finally {
       await memory.close();

@@ -1,5 +1,6 @@
 // Large backfills through the provider's vendor batch API (OpenAI Batch, Gemini batch mode): slower
 // than normal requests, cheaper, and never the reason a backfill fails.
+import { createHash } from "node:crypto";
 import type { EmbeddingBatchJobs, Logger } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
@@ -12,6 +13,14 @@ import type { StatementCache } from "./statement-cache.js";
 /** `meta` keys: consecutive failed jobs (absent = none) and the last failure's message. */
 export const BATCH_API_FAILURES_KEY = "batch_api_failures";
 export const BATCH_API_LAST_ERROR_KEY = "batch_api_last_error";
+/** `meta` key: the job running when the memory closed (`{ jobId, digest }`), waited for again on the next backfill. */
+export const BATCH_API_PENDING_JOB_KEY = "batch_api_pending_job";
+
+interface PendingJob {
+  jobId: string;
+  /** Of the provider and the texts the job was submitted for (jobDigest). */
+  digest: string;
+}
 
 export type ProgressCallback = (done: number, total: number) => void;
 
@@ -105,30 +114,58 @@ export class BatchBackfill {
     const provider = this.pipeline.provider;
     const timeout = AbortSignal.timeout(settings.embeddingBatchApiTimeoutMs);
     const signal = AbortSignal.any([this.closed.signal, timeout]);
-    logger.info("embedding batch job submitted", { provider: provider.id, texts: texts.length });
-    let vectors: Float32Array[];
-    try {
-      vectors = await raceAbort(
-        this.jobs.embedInBatchJob(texts, {
-          purpose: "document",
-          signal,
-          pollIntervalMs: settings.embeddingBatchApiPollMs,
-          onStatus: (status) => logger.debug("embedding batch job status", { status }),
-        }),
-        signal,
-      );
-    } catch (error) {
-      if (this.closed.signal.aborted) throw this.closed.signal.reason;
-      if (timeout.aborted) {
-        const ms = settings.embeddingBatchApiTimeoutMs;
-        throw new JobFailure(
-          new MemoryError("TIMEOUT", `embedding batch job did not finish within ${ms} ms`, { cause: error }),
-        );
+    const digest = jobDigest(provider, texts);
+    let resumeJobId = this.pendingJobFor(digest);
+    let vectors: Float32Array[] | undefined;
+    while (vectors === undefined) {
+      if (resumeJobId === undefined) {
+        logger.info("embedding batch job submitted", { provider: provider.id, texts: texts.length });
+      } else {
+        logger.info("embedding batch job resumed", {
+          provider: provider.id,
+          texts: texts.length,
+          jobId: resumeJobId,
+        });
       }
-      throw new JobFailure(error);
+      try {
+        vectors = await raceAbort(
+          this.jobs.embedInBatchJob(texts, {
+            purpose: "document",
+            // A timeout cancels the vendor's job; closing the memory only stops waiting, and the job
+            // is waited for again (not submitted again) by the next backfill.
+            signal: timeout,
+            detachSignal: this.closed.signal,
+            pollIntervalMs: settings.embeddingBatchApiPollMs,
+            onStatus: (status) => logger.debug("embedding batch job status", { status }),
+            onSubmitted: (jobId) =>
+              this.meta.set(BATCH_API_PENDING_JOB_KEY, JSON.stringify({ jobId, digest })),
+            ...(resumeJobId === undefined ? {} : { resumeJobId }),
+          }),
+          signal,
+        );
+      } catch (error) {
+        if (this.closed.signal.aborted) throw this.closed.signal.reason;
+        this.meta.delete(BATCH_API_PENDING_JOB_KEY);
+        // The vendor no longer knows the job (deleted, or expired long ago): submit it afresh.
+        if (resumeJobId !== undefined && isMemoryError(error, "NOT_FOUND")) {
+          logger.info("embedding batch job to resume is gone; submitting a new one", { jobId: resumeJobId });
+          resumeJobId = undefined;
+          continue;
+        }
+        if (timeout.aborted) {
+          const ms = settings.embeddingBatchApiTimeoutMs;
+          throw new JobFailure(
+            new MemoryError("TIMEOUT", `embedding batch job did not finish within ${ms} ms`, {
+              cause: error,
+            }),
+          );
+        }
+        throw new JobFailure(error);
+      }
     }
-    // The job may end as the memory closes: nothing more is written then.
+    // The job may end as the memory closes: nothing more is written then (the next backfill resumes it).
     if (this.closed.signal.aborted) throw this.closed.signal.reason;
+    this.meta.delete(BATCH_API_PENDING_JOB_KEY);
     const wrong = vectors.findIndex((v) => !(v instanceof Float32Array) || v.length !== provider.dimensions);
     if (vectors.length !== texts.length || wrong !== -1) {
       const detail =
@@ -142,6 +179,30 @@ export class BatchBackfill {
     logger.info("embedding batch job finished", { provider: provider.id, texts: texts.length });
     return vectors;
   };
+
+  /**
+   * The job left running when the memory last closed, if it was submitted for these texts. A job for
+   * other texts (entries changed since) is forgotten: it runs on at the vendor, unread.
+   */
+  private pendingJobFor(digest: string): string | undefined {
+    const raw = this.meta.get(BATCH_API_PENDING_JOB_KEY);
+    if (raw === undefined) return undefined;
+    let pending: Partial<PendingJob> | undefined;
+    try {
+      pending = JSON.parse(raw) as Partial<PendingJob>;
+    } catch {
+      pending = undefined;
+    }
+    if (pending?.digest === digest && typeof pending.jobId === "string") return pending.jobId;
+    this.options.logger.info(
+      "an embedding batch job left running no longer matches the entries; it is not resumed",
+      {
+        jobId: pending?.jobId,
+      },
+    );
+    this.meta.delete(BATCH_API_PENDING_JOB_KEY);
+    return undefined;
+  }
 
   /** The next rows without a vector after `after`, within one job's limits (at least one row). */
   private nextPage(after: number): EmbedJob[] {
@@ -210,4 +271,16 @@ export class BatchBackfill {
     this.options.logger.warn(disabled, { error: message, failures });
     this.options.addWarning(disabled);
   }
+}
+
+/** Identifies a job's input: the provider, model and dimensions, and every text in order. */
+function jobDigest(
+  provider: { id: string; model: string; dimensions: number },
+  texts: readonly string[],
+): string {
+  const hash = createHash("sha256").update(
+    `${provider.id}\u0000${provider.model}\u0000${provider.dimensions}`,
+  );
+  for (const text of texts) hash.update(`\u0000${text.length}\u0000`).update(text, "utf8");
+  return hash.digest("hex");
 }

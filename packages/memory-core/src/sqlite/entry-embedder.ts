@@ -20,6 +20,8 @@ export interface EntryEmbedder {
   embedLater(jobs: EmbedJob[]): Promise<void>;
   /** Embeds the entries without a vector, `batchSize` at a time; returns the vectors written. */
   backfill(batchSize: number, options: ProgressOptions): Promise<number>;
+  /** Resolves once every running backfill has stopped (after abort(), promptly). */
+  settled(): Promise<void>;
   /** Stops a running batch job's polling (the memory is closing). */
   abort(): void;
 }
@@ -51,14 +53,35 @@ export function createEntryEmbedder(options: EntryEmbedderOptions): EntryEmbedde
     }
   }
 
+  const closed = new AbortController();
+  const running = new Set<Promise<number>>();
+
   async function backfill(batchSize: number, progress: ProgressOptions): Promise<number> {
     const size = check.limitOf(batchSize, "batchSize", 64, 4096);
     if (pipeline === null) return 0;
     const normal = (onProgress?: (done: number, total: number) => void) =>
-      backfillMissing(db, statements, pipeline, size, onProgress);
-    if (batchBackfill === null) return normal(progress.onProgress);
-    return batchBackfill.backfill(normal, progress.onProgress);
+      backfillMissing(db, statements, pipeline, size, onProgress, closed.signal);
+    const work =
+      batchBackfill === null
+        ? normal(progress.onProgress)
+        : batchBackfill.backfill(normal, progress.onProgress);
+    running.add(work);
+    try {
+      return await work;
+    } finally {
+      running.delete(work);
+    }
   }
 
-  return { embedLater, backfill, abort: () => batchBackfill?.abort() };
+  return {
+    embedLater,
+    backfill,
+    abort: () => {
+      closed.abort();
+      batchBackfill?.abort();
+    },
+    settled: async () => {
+      await Promise.allSettled([...running]);
+    },
+  };
 }

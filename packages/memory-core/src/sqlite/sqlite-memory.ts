@@ -297,6 +297,11 @@ export class SqliteMemory implements Memory {
       } finally {
         this.released = true;
         this.embedder.abort();
+        // A backfill (one running in the background since start-up, say) stops between batches.
+        await Promise.race([
+          this.embedder.settled(),
+          new Promise((resolve) => setTimeout(resolve, this.settings.closeTimeoutMs).unref()),
+        ]);
         await this.embeddings?.close(this.settings.closeTimeoutMs);
         this.statements.clear();
         this.db.close();

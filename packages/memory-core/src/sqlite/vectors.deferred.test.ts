@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { isMemoryError } from "@claw/memory-api";
 import Database from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { DEFAULT_CONFIG } from "../config/config-schema.js";
@@ -217,6 +218,44 @@ describe("vector codes across connections", () => {
     await again.store("b", "bicycles and trains");
     await again.flush();
     expect(keysOf(await again.recall("bicycles trains", { mode: "embedding", limit: 1 }))).toEqual(["b"]);
+  });
+});
+
+describe("backfill and close", () => {
+  it("close() stops a running backfill before its next batch", async () => {
+    const path = join(tempDir(), "brain.db");
+    const seed = SqliteMemory.open({ path, embeddings: null });
+    await seed.import(Array.from({ length: 100 }, (_, i) => ({ key: `k${i}`, content: `note ${i}` })));
+    await seed.close();
+    const inner = createHashingEmbeddingProvider({ dimensions: 16 });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const firstCall = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let calls = 0;
+    const slow = {
+      id: inner.id,
+      model: inner.model,
+      dimensions: inner.dimensions,
+      async embed(texts: readonly string[], options?: { purpose?: "query" | "document" }) {
+        calls++;
+        started();
+        await gate;
+        return inner.embed(texts, options);
+      },
+    };
+    const memory = SqliteMemory.open({ path, embeddings: slow });
+    const backfill = memory.backfillEmbeddings(10);
+    await firstCall;
+    const closing = memory.close();
+    release();
+    await closing;
+    await expect(backfill).rejects.toSatisfy((e) => isMemoryError(e, "UNAVAILABLE"));
+    expect(calls).toBe(1);
   });
 });
 

@@ -1,6 +1,7 @@
 // An in-process EmbeddingProvider with `batchJobs`: deterministic hashing vectors, every job and
-// normal request recorded, jobs failed or held on demand.
+// normal request recorded, jobs failed or held on demand, submitted jobs kept by id for resuming.
 import type { EmbeddingBatchJobOptions, EmbeddingProvider, EmbedOptions } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
 import { createHashingEmbeddingProvider } from "../../embedding/hashing-embedding-provider.js";
 
 export interface RecordedJob {
@@ -21,6 +22,10 @@ export interface BatchJobsDouble {
   jobs: RecordedJob[];
   /** Normal `embed()` calls with document purpose, and how many texts they carried. */
   documentRequests: { calls: number; texts: number };
+  /** Jobs the "vendor" holds, by id (`job-1`, …): their texts. `forget` drops one (it expired). */
+  submitted: Map<string, string[]>;
+  /** Ids of jobs cancelled through `signal` (a `detachSignal` cancels nothing). */
+  cancelled: string[];
   /** The next `times` jobs reject with `error`. */
   failNextJobs(error: Error, times?: number): void;
   /** The next job waits until released (or until its signal aborts). */
@@ -45,6 +50,8 @@ export function batchJobsProvider(options: BatchJobsDoubleOptions = {}): BatchJo
   const jobs: RecordedJob[] = [];
   const documentRequests = { calls: 0, texts: 0 };
   const plans: Plan[] = [];
+  const submitted = new Map<string, string[]>();
+  const cancelled: string[] = [];
 
   const provider: EmbeddingProvider = {
     id: "batch-double",
@@ -63,15 +70,32 @@ export function batchJobsProvider(options: BatchJobsDoubleOptions = {}): BatchJo
       ...(options.maxCharsPerJob === undefined ? {} : { maxCharsPerJob: options.maxCharsPerJob }),
       async embedInBatchJob(texts, jobOptions = {}) {
         jobs.push({ texts: [...texts], options: jobOptions });
+        let id = jobOptions.resumeJobId;
+        if (id !== undefined) {
+          const known = submitted.get(id);
+          if (known === undefined) throw new MemoryError("NOT_FOUND", `no batch job ${id}`);
+          if (known.join("\u0000") !== texts.join("\u0000")) throw new Error(`job ${id} was for other texts`);
+        } else {
+          id = `job-${submitted.size + 1}`;
+          submitted.set(id, [...texts]);
+          jobOptions.onSubmitted?.(id);
+        }
         const plan = plans.shift();
         if (plan?.kind === "fail") throw plan.error;
         if (plan?.kind === "answer") return plan.vectors([...texts]);
         if (plan?.kind === "hold") {
           plan.onStart([...texts]);
-          const signal = jobOptions.signal;
+          const { signal, detachSignal } = jobOptions;
+          const jobId = id;
           const aborted = new Promise<never>((_, reject) => {
-            if (signal?.aborted) reject(signal.reason);
-            signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+            const cancel = () => {
+              cancelled.push(jobId);
+              reject(signal?.reason);
+            };
+            if (signal?.aborted) cancel();
+            signal?.addEventListener("abort", cancel, { once: true });
+            if (detachSignal?.aborted) reject(detachSignal.reason);
+            detachSignal?.addEventListener("abort", () => reject(detachSignal.reason), { once: true });
           });
           const error = await Promise.race([plan.gate, aborted]);
           if (error !== undefined) throw error;
@@ -85,6 +109,8 @@ export function batchJobsProvider(options: BatchJobsDoubleOptions = {}): BatchJo
     provider,
     jobs,
     documentRequests,
+    submitted,
+    cancelled,
     failNextJobs(error, times = 1) {
       for (let i = 0; i < times; i++) plans.push({ kind: "fail", error });
     },
