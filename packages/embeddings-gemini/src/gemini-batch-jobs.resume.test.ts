@@ -284,3 +284,24 @@ describe("Gemini batch jobs: resumeJobId", () => {
     expect(markers(await resume(jobs, TEXTS, jobId))).toEqual([99, 97, 98]);
   });
 });
+
+describe("cancelJob", () => {
+  test("cancels a batch left running", async () => {
+    const jobs = batchJobs();
+    const name = await detachedBatch(jobs, TEXTS);
+    const from = server.requests.length;
+
+    await jobs.cancelJob?.(name);
+
+    expect(requestLines(from)).toEqual([`POST /v1beta/${name}:cancel`]);
+    expect(server.batches().find((b) => b.name === name)?.state).toBe("BATCH_STATE_CANCELLED");
+  });
+
+  test("never rejects: an unknown batch, or no batch name at all", async () => {
+    const jobs = batchJobs();
+    await expect(jobs.cancelJob?.("batches/unknown")).resolves.toBeUndefined();
+    const from = server.requests.length;
+    await expect(jobs.cancelJob?.("not-a-batch")).resolves.toBeUndefined();
+    expect(requestLines(from)).toEqual([]);
+  });
+});

@@ -37,6 +37,10 @@ export function createGeminiBatchJobs(context: GeminiBatchJobsContext): Embeddin
     maxTextsPerJob: GEMINI_MAX_TEXTS_PER_JOB,
     maxCharsPerJob: GEMINI_MAX_CHARS_PER_JOB,
     embedInBatchJob: (texts, options = {}) => runJob(context, texts, options),
+    // Inlined requests leave no files behind: cancelling is all there is to do.
+    cancelJob: async (jobId) => {
+      if (typeof jobId === "string" && jobId.startsWith("batches/")) await cancel(context, jobId);
+    },
   };
 }
 

@@ -238,7 +238,11 @@ describe("resumeJobId", () => {
     });
 
     await expect(job).rejects.toBe(reason);
-    expect(paths(before)).toEqual(["GET /v1/batches/batch_2", "POST /v1/batches/batch_2/cancel"]);
+    expect(paths(before)).toEqual([
+      "GET /v1/batches/batch_2",
+      "POST /v1/batches/batch_2/cancel",
+      "DELETE /v1/files/file-1",
+    ]);
     expect(fake.batchStatus(jobId)).toBe("cancelling");
   });
 
@@ -261,5 +265,30 @@ describe("resumeJobId", () => {
     expect(fake.batchStatus(jobId)).toBe("in_progress");
     expect(await resumed(texts, jobId).job).toEqual(await defaultEmbedder(texts, 16));
     expect(fake.storedFiles()).toEqual([]);
+  });
+});
+
+describe("cancelJob", () => {
+  it("cancels a batch left running and deletes its input file", async () => {
+    const jobId = await detachedJob(texts);
+    const [input] = fake.storedFiles();
+    expect(input).toBeDefined();
+    const from = fake.requests.length;
+
+    await batchJobs().cancelJob?.(jobId);
+
+    expect(paths(from)).toEqual([
+      `GET /v1/batches/${jobId}`,
+      `POST /v1/batches/${jobId}/cancel`,
+      `DELETE /v1/files/${input}`,
+    ]);
+    expect(fake.batchStatus(jobId)).toMatch(/^cancell/);
+    expect(fake.storedFiles()).not.toContain(input);
+  });
+
+  it("leaves alone a batch OpenAI does not know, without rejecting", async () => {
+    const from = fake.requests.length;
+    await expect(batchJobs().cancelJob?.("batch_unknown")).resolves.toBeUndefined();
+    expect(paths(from)).toEqual(["GET /v1/batches/batch_unknown"]);
   });
 });

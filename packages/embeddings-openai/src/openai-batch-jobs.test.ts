@@ -178,7 +178,8 @@ describe("OpenAI batch jobs", () => {
 
     await expect(job).rejects.toBe(reason);
     const paths = fake.requests.map((r) => `${r.method} ${r.path}`);
-    expect(paths.at(-1)).toBe("POST /v1/batches/batch_2/cancel");
+    // Cancelled, and its input file deleted: nothing of it stays at OpenAI.
+    expect(paths.slice(-2)).toEqual(["POST /v1/batches/batch_2/cancel", "DELETE /v1/files/file-1"]);
     expect(paths.filter((p) => p === "GET /v1/batches/batch_2")).toHaveLength(1);
   });
 

@@ -40,7 +40,25 @@ export function createOpenAIBatchJobs(context: OpenAIBatchJobsContext): Embeddin
     maxTextsPerJob: MAX_TEXTS_PER_JOB,
     maxCharsPerJob: MAX_CHARS_PER_JOB,
     embedInBatchJob: (texts, options = {}) => runJob(context, texts, options),
+    cancelJob: (jobId) => cancelJob(context, jobId),
   };
+}
+
+/** A batch left running earlier: cancelled, and its input file deleted. */
+async function cancelJob(context: OpenAIBatchJobsContext, batchId: string): Promise<void> {
+  if (typeof batchId !== "string" || batchId.length === 0) return;
+  let inputFileId: string | undefined;
+  try {
+    const { client } = context.connection.open();
+    const batch = await client.batches.retrieve(batchId, { timeout: CANCEL_TIMEOUT_MS, maxRetries: 0 });
+    // Another kind of batch is not ours to touch.
+    if (batch.endpoint !== "/v1/embeddings") return;
+    inputFileId = batch.input_file_id;
+  } catch {
+    return; // unknown, or unreachable: nothing to do
+  }
+  await cancel(context, batchId);
+  await deleteFiles(context, [inputFileId]);
 }
 
 async function runJob(
@@ -81,7 +99,10 @@ async function runJob(
   } catch (error) {
     // Aborted (or polling gave up): the job would otherwise run on, and be billed, for nothing.
     // Detached: it runs on, with its input file, to be waited for again with `resumeJobId`.
-    if (!detached(options)) await cancel(context, batch.id);
+    if (!detached(options)) {
+      await cancel(context, batch.id);
+      await deleteFiles(context, [batch.input_file_id]);
+    }
     throw error;
   }
   try {

@@ -48,6 +48,11 @@ export interface EmbeddingBatchJobs {
    * fails, expires or is cancelled, or when any of its requests failed.
    */
   embedInBatchJob(texts: readonly string[], options?: EmbeddingBatchJobOptions): Promise<Float32Array[]>;
+  /**
+   * Cancels a job submitted earlier (an id `onSubmitted` gave) and drops its files, best effort: a
+   * finished or unknown job is left as it is. Never rejects.
+   */
+  cancelJob?(jobId: string): Promise<void>;
   /** Most texts one job takes. */
   readonly maxTextsPerJob?: number;
   /** Most characters (summed over the texts) one job takes: the vendor caps its input size. */

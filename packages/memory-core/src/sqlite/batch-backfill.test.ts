@@ -327,6 +327,8 @@ describe("failed batch jobs", () => {
     expect(await third.backfillEmbeddings()).toBe(12);
     expect(double.jobs.at(-1)?.options.resumeJobId).toBeUndefined();
     expect(double.jobs.at(-1)?.texts[0]).toBe("note 0 was rewritten while the job ran");
+    // The job for the old texts is cancelled rather than left running unread.
+    expect(double.cancelled).toEqual(["job-2"]);
     expect((await third.status()).missingEmbeddings).toBe(0);
   });
 });

@@ -115,7 +115,10 @@ export class BatchBackfill {
     const timeout = AbortSignal.timeout(settings.embeddingBatchApiTimeoutMs);
     const signal = AbortSignal.any([this.closed.signal, timeout]);
     const digest = jobDigest(provider, texts);
-    let resumeJobId = this.pendingJobFor(digest);
+    const pending = this.pendingJob();
+    let resumeJobId: string | undefined;
+    if (pending !== undefined && pending.digest === digest) resumeJobId = pending.jobId;
+    else if (pending !== undefined) await this.dropStaleJob(pending.jobId);
     let vectors: Float32Array[] | undefined;
     while (vectors === undefined) {
       if (resumeJobId === undefined) {
@@ -180,28 +183,35 @@ export class BatchBackfill {
     return vectors;
   };
 
-  /**
-   * The job left running when the memory last closed, if it was submitted for these texts. A job for
-   * other texts (entries changed since) is forgotten: it runs on at the vendor, unread.
-   */
-  private pendingJobFor(digest: string): string | undefined {
+  /** The job left running when the memory last closed, if any. */
+  private pendingJob(): PendingJob | undefined {
     const raw = this.meta.get(BATCH_API_PENDING_JOB_KEY);
     if (raw === undefined) return undefined;
-    let pending: Partial<PendingJob> | undefined;
     try {
-      pending = JSON.parse(raw) as Partial<PendingJob>;
+      const pending = JSON.parse(raw) as Partial<PendingJob>;
+      if (typeof pending.jobId === "string" && typeof pending.digest === "string") {
+        return { jobId: pending.jobId, digest: pending.digest };
+      }
     } catch {
-      pending = undefined;
+      // unreadable: forgotten below
     }
-    if (pending?.digest === digest && typeof pending.jobId === "string") return pending.jobId;
+    this.meta.delete(BATCH_API_PENDING_JOB_KEY);
+    return undefined;
+  }
+
+  /**
+   * A job left running for texts that changed since (entries edited or deleted meanwhile) cannot be
+   * used: it is cancelled (best effort, when the provider can) and forgotten.
+   */
+  private async dropStaleJob(jobId: string): Promise<void> {
     this.options.logger.info(
-      "an embedding batch job left running no longer matches the entries; it is not resumed",
+      "an embedding batch job left running no longer matches the entries; cancelling it",
       {
-        jobId: pending?.jobId,
+        jobId,
       },
     );
     this.meta.delete(BATCH_API_PENDING_JOB_KEY);
-    return undefined;
+    await this.jobs.cancelJob?.(jobId).catch(() => undefined);
   }
 
   /** The next rows without a vector after `after`, within one job's limits (at least one row). */

@@ -24,7 +24,7 @@ export interface BatchJobsDouble {
   documentRequests: { calls: number; texts: number };
   /** Jobs the "vendor" holds, by id (`job-1`, …): their texts. `forget` drops one (it expired). */
   submitted: Map<string, string[]>;
-  /** Ids of jobs cancelled through `signal` (a `detachSignal` cancels nothing). */
+  /** Ids of jobs cancelled through `signal` or `cancelJob` (a `detachSignal` cancels nothing). */
   cancelled: string[];
   /** The next `times` jobs reject with `error`. */
   failNextJobs(error: Error, times?: number): void;
@@ -51,6 +51,7 @@ export function batchJobsProvider(options: BatchJobsDoubleOptions = {}): BatchJo
   const documentRequests = { calls: 0, texts: 0 };
   const plans: Plan[] = [];
   const submitted = new Map<string, string[]>();
+  let jobCount = 0;
   const cancelled: string[] = [];
 
   const provider: EmbeddingProvider = {
@@ -68,6 +69,9 @@ export function batchJobsProvider(options: BatchJobsDoubleOptions = {}): BatchJo
     batchJobs: {
       ...(options.maxTextsPerJob === undefined ? {} : { maxTextsPerJob: options.maxTextsPerJob }),
       ...(options.maxCharsPerJob === undefined ? {} : { maxCharsPerJob: options.maxCharsPerJob }),
+      async cancelJob(jobId) {
+        if (submitted.has(jobId)) cancelled.push(jobId);
+      },
       async embedInBatchJob(texts, jobOptions = {}) {
         jobs.push({ texts: [...texts], options: jobOptions });
         let id = jobOptions.resumeJobId;
@@ -76,7 +80,7 @@ export function batchJobsProvider(options: BatchJobsDoubleOptions = {}): BatchJo
           if (known === undefined) throw new MemoryError("NOT_FOUND", `no batch job ${id}`);
           if (known.join("\u0000") !== texts.join("\u0000")) throw new Error(`job ${id} was for other texts`);
         } else {
-          id = `job-${submitted.size + 1}`;
+          id = `job-${++jobCount}`;
           submitted.set(id, [...texts]);
           jobOptions.onSubmitted?.(id);
         }
