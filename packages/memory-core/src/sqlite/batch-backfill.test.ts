@@ -282,12 +282,7 @@ describe("failed batch jobs", () => {
   it("after a restart, waits for the job left running instead of submitting it again", async () => {
     const path = await seededPath(12);
     const double = batchJobsProvider();
-    const first = SqliteMemory.open({ path, embeddings: double.provider, settings: full(BATCH_ON) });
-    const held = double.holdNextJob();
-    const interrupted = first.backfillEmbeddings();
-    await held.started;
-    await first.close();
-    await interrupted.catch(() => undefined);
+    await closeDuringJob(path, double);
 
     const again = openTestMemory({ path, embeddings: double.provider, settings: full(BATCH_ON) });
     expect(await again.backfillEmbeddings()).toBe(12);
@@ -301,12 +296,7 @@ describe("failed batch jobs", () => {
   it("submits afresh when the job left running is gone, or was for entries changed since", async () => {
     const path = await seededPath(12);
     const double = batchJobsProvider();
-    const first = SqliteMemory.open({ path, embeddings: double.provider, settings: full(BATCH_ON) });
-    const held = double.holdNextJob();
-    const interrupted = first.backfillEmbeddings();
-    await held.started;
-    await first.close();
-    await interrupted.catch(() => undefined);
+    await closeDuringJob(path, double);
 
     // Gone at the vendor: NOT_FOUND on resume, then one new job; no failure counted.
     double.submitted.delete("job-1");
@@ -388,6 +378,16 @@ embedding_batch_api_timeout_ms = 3600000
     }
   });
 });
+
+/** Opens the store at `path`, starts a backfill, and closes the store while its first job is held. */
+async function closeDuringJob(path: string, double: ReturnType<typeof batchJobsProvider>): Promise<void> {
+  const memory = SqliteMemory.open({ path, embeddings: double.provider, settings: full(BATCH_ON) });
+  const held = double.holdNextJob();
+  const interrupted = memory.backfillEmbeddings();
+  await held.started;
+  await memory.close();
+  await interrupted.catch(() => undefined);
+}
 
 function full(settings: Partial<MemorySettings>): MemorySettings {
   return { ...loadConfigFromToml("").memory, ...settings };
