@@ -71,6 +71,7 @@ export { weightedMerge } from "./recall/weighted-merge.js";
 export { contentHash } from "./sqlite/content-hash.js";
 export { type EntryInput, toEntryWrite, validateEntries } from "./sqlite/entry-input.js";
 export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/entry-row.js";
+export { EXPORT_PAGE_SIZE, exportPages } from "./sqlite/export-pages.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
 export type { EntryWrite } from "./sqlite/write-entries.js";

@@ -16,7 +16,13 @@ import type {
   StoreOptions,
 } from "@claw/memory-api";
 import { MemoryError, silentLogger } from "@claw/memory-api";
-import { inputChecks as check, DEFAULT_CONFIG, type MemorySettings, toEntryWrite } from "@claw/memory-core";
+import {
+  inputChecks as check,
+  DEFAULT_CONFIG,
+  exportPages,
+  type MemorySettings,
+  toEntryWrite,
+} from "@claw/memory-core";
 import { bumpChanges } from "./db/change-stamp.js";
 import { inTransaction, storageError } from "./db/pool.js";
 import { backfillMissing, clearVectors } from "./embedding/backfill.js";
@@ -31,16 +37,13 @@ import {
 import { CachedRecall } from "./search/cached-recall.js";
 import { describeLocation, readStatus } from "./status.js";
 import { deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
-import { type PgEntryRow, rowToEntry } from "./store/entry-row.js";
+import { rowToEntry } from "./store/entry-row.js";
 import { importWritesOf } from "./store/import-input.js";
 import * as read from "./store/read-entries.js";
 import { rebuildFullText } from "./store/rebuild-fts.js";
 import { exportFilterOf, recallFilterOf, refsOf, storable } from "./store/request-input.js";
 import { assertStorableEntry, assertStorableText } from "./store/text-guard.js";
 import { type WrittenRow, writeEntries } from "./store/write-entries.js";
-
-/** Entries read per query by exportStream. */
-const EXPORT_PAGE_SIZE = 500;
 
 /** The same Memory on PostgreSQL + pgvector, for several servers sharing one store. */
 export class PostgresMemory implements Memory {
@@ -236,18 +239,13 @@ export class PostgresMemory implements Memory {
     this.assertOpen();
     const where = exportFilterOf(filter);
     const withVectors = check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false;
-    const page = (afterRid: number) => {
-      this.assertOpen();
-      return this.db((db) =>
-        read.exportPage(db, this.parts.names, where, withVectors, afterRid, EXPORT_PAGE_SIZE),
-      );
-    };
-    return (async function* () {
-      for (let rows = await page(0); rows.length > 0; rows = await page((rows.at(-1) as PgEntryRow).rid)) {
-        for (const row of rows) yield rowToEntry(row);
-        if (rows.length < EXPORT_PAGE_SIZE) return;
-      }
-    })();
+    return exportPages(
+      (afterRid, limit) => {
+        this.assertOpen();
+        return this.db((db) => read.exportPage(db, this.parts.names, where, withVectors, afterRid, limit));
+      },
+      (row) => rowToEntry(row),
+    );
   }
 
   async import(

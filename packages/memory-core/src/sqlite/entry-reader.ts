@@ -9,14 +9,12 @@ import type {
 } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
 import * as check from "../validate-input.js";
-import { type MemoryRow, rowToEntry } from "./entry-row.js";
+import { rowToEntry } from "./entry-row.js";
+import { exportPages } from "./export-pages.js";
 import * as read from "./read-entries.js";
 import { exportFilterOf } from "./read-input.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { StorageGuard } from "./storage-guard.js";
-
-/** Entries read per query by exportStream. */
-const EXPORT_PAGE_SIZE = 500;
 
 export interface EntryReader {
   get(key: string, options: NamespaceOption): MemoryEntry | null;
@@ -85,14 +83,10 @@ export function createEntryReader(
 
     exportStream(filter) {
       const { where, withEmbeddings } = guard(() => exportFilterOf(filter));
-      const page = (afterRid: number) =>
-        guard(() => read.exportPage(statements, where, withEmbeddings, afterRid, EXPORT_PAGE_SIZE));
-      return (async function* () {
-        for (let rows = page(0); rows.length > 0; rows = page((rows.at(-1) as MemoryRow).rid)) {
-          for (const row of rows) yield rowToEntry(row);
-          if (rows.length < EXPORT_PAGE_SIZE) return;
-        }
-      })();
+      return exportPages(
+        (afterRid, limit) => guard(() => read.exportPage(statements, where, withEmbeddings, afterRid, limit)),
+        (row) => rowToEntry(row),
+      );
     },
   };
 }
