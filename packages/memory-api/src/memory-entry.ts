@@ -4,6 +4,7 @@ export type MemoryCategory = "core" | "daily" | "conversation" | (string & {});
 export type SearchMode = "hybrid" | "embedding" | "bm25";
 
 export type MergeStrategy =
+  | { kind: "adaptive" }
   | { kind: "rrf"; k: number }
   | { kind: "weighted"; vectorWeight: number; keywordWeight: number };
 

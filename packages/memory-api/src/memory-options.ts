@@ -23,6 +23,11 @@ export interface RecallOptions {
   includeSuperseded?: boolean;
   withEmbeddings?: boolean;
   signal?: AbortSignal;
+  /**
+   * The moment recall measures ages from, for recency (RFC 3339 or a Date). Default: the store's
+   * clock. Lets an agent replay a conversation at its own dates, or ask "as of" a day.
+   */
+  now?: string | Date;
 }
 
 export interface ListOptions {

@@ -78,6 +78,7 @@ export type { EntryWrite } from "./sqlite/write-entries.js";
 export { type ImportContext, importInputOf } from "./sqlite/write-input.js";
 export { chunkMarkdown } from "./text/chunk-markdown.js";
 export { ageInDays, applyDecay } from "./text/decay.js";
+export { dateContext, entryContext } from "./text/entry-context.js";
 export { buildFtsQuery, ftsTermsOf } from "./text/fts-query.js";
 export { scoreImportance } from "./text/importance.js";
 export { jaccardSimilarity, tokenSet } from "./text/jaccard.js";

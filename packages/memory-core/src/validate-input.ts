@@ -69,6 +69,12 @@ export function dateOf(value: unknown, field: string): string | undefined {
   return toIsoTimestamp(value, field);
 }
 
+/** An RFC 3339 string or a Date as a Date (e.g. RecallOptions.now), or undefined. */
+export function instantOf(value: unknown, field: string): Date | undefined {
+  const iso = dateOf(value, field);
+  return iso === undefined ? undefined : new Date(iso);
+}
+
 export function categoriesOf(value: unknown, field: string): MemoryCategory[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value))

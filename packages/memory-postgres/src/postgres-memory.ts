@@ -151,6 +151,7 @@ export class PostgresMemory implements Memory {
       minScore: check.optionalNumber(options.minScore, "minScore"),
       withEmbeddings: check.optionalBoolean(options.withEmbeddings, "withEmbeddings") ?? false,
       signal: options.signal,
+      now: check.instantOf(options.now, "now"),
     };
     if (!["hybrid", "embedding", "bm25"].includes(request.mode)) {
       throw MemoryError.invalidInput(

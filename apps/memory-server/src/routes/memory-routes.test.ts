@@ -68,6 +68,38 @@ describe("entry routes", () => {
     expect(response.json().results).toHaveLength(3);
   });
 
+  it("measures recency from the recall's `now` and scores in (0, 1]", async () => {
+    const { app, memory } = await testServer();
+    await memory.import([
+      {
+        key: "old",
+        content: "orchid watering schedule",
+        category: "daily",
+        createdAt: "2025-01-01T00:00:00Z",
+        updatedAt: "2025-01-01T00:00:00Z",
+      },
+    ]);
+    const recallAt = async (now: string) =>
+      (
+        await app.inject({
+          method: "POST",
+          url: "/v1/recall",
+          headers: auth,
+          payload: { query: "orchid watering schedule", mode: "bm25", now },
+        })
+      ).json().results[0].score as number;
+    // The only entry has every term: score 1 when fresh, the floor 0.8 of it a year later.
+    expect(await recallAt("2025-01-01T00:00:00Z")).toBeCloseTo(1, 6);
+    expect(await recallAt("2026-01-01T00:00:00Z")).toBeCloseTo(0.8, 3);
+    const bad = await app.inject({
+      method: "POST",
+      url: "/v1/recall",
+      headers: auth,
+      payload: { query: "orchid", now: "next tuesday" },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it("purges a namespace and a session", async () => {
     const { app, memory } = await testServer();
     await memory.store("a", "one", { namespace: "n1", sessionId: "s" });

@@ -88,9 +88,12 @@ export const recallSchema = {
       mode: Type.Optional(
         Type.Union([Type.Literal("hybrid"), Type.Literal("embedding"), Type.Literal("bm25")]),
       ),
-      minScore: Type.Optional(Type.Number()),
+      minScore: Type.Optional(
+        Type.Number({ description: "Scores are in (0, 1]; an entry with every query term scores ≥ 0.5." }),
+      ),
       includeSuperseded: Type.Optional(Type.Boolean()),
       withEmbeddings: Type.Optional(Type.Boolean()),
+      now: Type.Optional(TimestampSchema),
     },
     { additionalProperties: false },
   ),

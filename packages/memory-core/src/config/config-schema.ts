@@ -41,6 +41,7 @@ const conflictModeSchema = z.union(
 );
 
 const mergeStrategyObjectSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("adaptive") }),
   z.strictObject({ kind: z.literal("rrf"), k: nonNegativeNumber().default(60) }),
   z.strictObject({
     kind: z.literal("weighted"),
@@ -49,13 +50,14 @@ const mergeStrategyObjectSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
-/** `"rrf"`, `"weighted"` or the object form (missing fields filled); the output is always the object form. */
+/** `"adaptive"`, `"rrf"`, `"weighted"` or the object form (missing fields filled); the output is
+ *  always the object form. */
 const mergeStrategySchema = z.union(
   [
-    oneOf(["rrf", "weighted"]).transform((kind) => mergeStrategyObjectSchema.parse({ kind })),
+    oneOf(["adaptive", "rrf", "weighted"]).transform((kind) => mergeStrategyObjectSchema.parse({ kind })),
     mergeStrategyObjectSchema,
   ],
-  expected('"rrf", "weighted" or a table with kind = "rrf" | "weighted"'),
+  expected('"adaptive", "rrf", "weighted" or a table with kind = "adaptive" | "rrf" | "weighted"'),
 );
 
 /** The `[memory]` table. */
@@ -76,7 +78,7 @@ export const memorySettingsSchema = z.strictObject(
     conflictThreshold: numberBetween(0, 1).default(0.6),
     conflictMode: conflictModeSchema.prefault("combined"),
     searchMode: oneOf(["hybrid", "embedding", "bm25"]).default("hybrid"),
-    mergeStrategy: mergeStrategySchema.prefault("rrf"),
+    mergeStrategy: mergeStrategySchema.prefault("adaptive"),
     /** Absent means: true when an embedding provider is set. */
     deferEmbedding: flag().optional(),
     embeddingProvider: embeddingProviderSpec().default("auto"),
@@ -118,6 +120,9 @@ export const memorySettingsSchema = z.strictObject(
     hotCacheSize: nonNegativeInteger().default(256),
     hotCacheTtlSeconds: nonNegativeInteger().default(300),
     decayHalfLifeDays: positiveNumber().default(7),
+    /** The share of a score recency never takes away: score × (f + (1 − f) × 2^(−age/half-life)).
+     *  0 = seed 000's formula, where a few weeks bury any match. */
+    decayFloor: numberBetween(0, 1).default(0.8),
     mmrEnabled: flag().default(false),
     mmrLambda: numberBetween(0, 1).default(0.7),
     /** Share of a keyword hit's score lent to its neighbours in the same session (0 = off). */

@@ -18,7 +18,7 @@ describe("parseConfig defaults", () => {
       conflictThreshold: 0.6,
       conflictMode: { kind: "combined", jaccardWeight: 0.4, cosineWeight: 0.4, bm25Weight: 0.2 },
       searchMode: "hybrid",
-      mergeStrategy: { kind: "rrf", k: 60 },
+      mergeStrategy: { kind: "adaptive" },
       embeddingProvider: "auto",
       embeddingCacheMax: 10000,
       embeddingBatchTokens: 8000,
@@ -40,6 +40,7 @@ describe("parseConfig defaults", () => {
       hotCacheSize: 256,
       hotCacheTtlSeconds: 300,
       decayHalfLifeDays: 7,
+      decayFloor: 0.8,
       mmrEnabled: false,
       mmrLambda: 0.7,
       sessionContextWeight: 0.5,
@@ -86,7 +87,7 @@ describe("parseConfig defaults", () => {
     first.memory.mergeStrategy = { kind: "weighted", vectorWeight: 1, keywordWeight: 0 };
 
     expect(parseConfig({}).server.tokens).toEqual([]);
-    expect(parseConfig({}).memory.mergeStrategy).toEqual({ kind: "rrf", k: 60 });
+    expect(parseConfig({}).memory.mergeStrategy).toEqual({ kind: "adaptive" });
   });
 });
 

@@ -65,6 +65,7 @@ function deps(settings: Partial<RecallEngineDeps["settings"]> = {}) {
       mergeStrategy: { kind: "rrf", k: 60 },
       ftsEarlyReturnScore: 0.85,
       decayHalfLifeDays: 7,
+      decayFloor: 0,
       mmrEnabled: false,
       mmrLambda: 0.7,
       ...settings,
@@ -91,7 +92,8 @@ describe("runRecallEngine", () => {
     const hit = row(1, "tea");
     const { source, calls } = fakeSource({ keyword: [{ row: hit, score: 3 }], embed: null });
     const found = await runRecallEngine(source, deps().value, { query: "tea", limit: 5, mode: "embedding" });
-    expect(found).toEqual([{ row: hit, score: 0.75 }]);
+    // The only hit has every term and the best strength: 0.5 × 1 + 0.5 × 1.
+    expect(found).toEqual([{ row: hit, score: 1 }]);
     expect(calls).toEqual(["keyword:40"]);
   });
 
@@ -118,8 +120,9 @@ describe("runRecallEngine", () => {
     });
     const found = await runRecallEngine(source, deps().value, { query: "alpha", limit: 5, mode: "hybrid" });
     expect(keysOf(found)).toEqual(["k1", "k2"]);
-    expect(found[0]?.score).toBeCloseTo(1 / 61 + 1 / 62, 12);
-    expect(found[1]?.score).toBeCloseTo(1 / 61, 12);
+    // RRF 1/61 + 1/62 (best) and 1/61, as strengths relative to the best; "alpha" covers k1 only.
+    expect(found[0]?.score).toBeCloseTo(1, 12);
+    expect(found[1]?.score).toBeCloseTo((0.5 * (1 / 61)) / (1 / 61 + 1 / 62), 12);
     expect(calls).toContain("rows:2");
   });
 
@@ -136,7 +139,8 @@ describe("runRecallEngine", () => {
       limit: 5,
       mode: "hybrid",
     });
-    expect(found[0]?.score).toBeCloseTo(0.7 * 0.5 + 0.3 * 1, 12);
+    // The only merged score is the best one: strength 1, and "alpha" is covered.
+    expect(found[0]?.score).toBeCloseTo(1, 12);
   });
 
   it("degrades to bm25 when the query cannot be embedded, warning once per reason", async () => {
@@ -147,7 +151,7 @@ describe("runRecallEngine", () => {
     const { source } = fakeSource({ keyword: [{ row: hit, score: 1 }], embed: failing });
     const { value, warnings } = deps();
     const found = await runRecallEngine(source, value, { query: "tea", limit: 5, mode: "embedding" });
-    expect(found).toEqual([{ row: hit, score: 0.5 }]);
+    expect(found).toEqual([{ row: hit, score: 1 }]);
     expect(warnings).toEqual(["query embedding failed: this recall degrades to bm25"]);
   });
 
@@ -169,7 +173,7 @@ describe("runRecallEngine", () => {
     await expect(outcome).rejects.toBe(reason);
   });
 
-  it("halves a non-core score every half-life and leaves core alone", async () => {
+  it("with decayFloor 0, halves a non-core score every half-life and leaves core alone", async () => {
     const old = { updated_at: "2026-01-08T00:00:00.000Z" };
     const daily = row(1, "tea", { ...old, category: "daily" });
     const core = row(2, "tea", old);
@@ -181,29 +185,49 @@ describe("runRecallEngine", () => {
     });
     const found = await runRecallEngine(source, deps().value, { query: "tea", limit: 5, mode: "bm25" });
     expect(found).toEqual([
-      { row: core, score: 0.5 },
-      { row: daily, score: 0.25 },
+      { row: core, score: 1 },
+      { row: daily, score: 0.5 },
     ]);
+    const bounded = await runRecallEngine(
+      fakeSource({ keyword: [{ row: daily, score: 1 }] }).source,
+      deps({ decayFloor: 0.8 }).value,
+      {
+        query: "tea",
+        limit: 5,
+        mode: "bm25",
+      },
+    );
+    expect(bounded[0]?.score).toBeCloseTo(0.9, 12);
   });
 
   it("applies minScore, then the limit", async () => {
-    const hits = [3, 2, 1, 0.1].map((score, i) => ({ row: row(i + 1, "tea"), score }));
+    const hits = [4, 2, 1, 0.1].map((score, i) => ({ row: row(i + 1, "tea"), score }));
     const { source } = fakeSource({ keyword: hits });
     const found = await runRecallEngine(source, deps().value, {
-      query: "tea",
+      query: "tea coffee",
       limit: 2,
+      mode: "bm25",
+      minScore: 0.4,
+    });
+    // Half the terms: ½ × 0.5^1.5 ≈ 0.177, plus ½ × strength relative to the best (1, ½, ¼, …).
+    const half = 0.5 * 0.5 ** 1.5;
+    expect(found.map((f) => f.score)).toEqual([half + 0.5, half + 0.25]);
+    const strict = await runRecallEngine(source, deps().value, {
+      query: "tea coffee",
+      limit: 5,
       mode: "bm25",
       minScore: 0.5,
     });
-    expect(found.map((f) => f.score)).toEqual([0.75, 2 / 3]);
+    expect(strict.map((f) => f.row.rid)).toEqual([1]);
   });
 
   it("falls back to LIKE only when ranked search found nothing and the mode is not bm25", async () => {
     const likeHit = { row: row(9, "teapot"), score: 1 };
     const hybrid = fakeSource({ like: [likeHit] });
+    // Every keyword found: the LIKE share 1 is a full match, 0.5.
     expect(
       await runRecallEngine(hybrid.source, deps().value, { query: "tea", limit: 5, mode: "hybrid" }),
-    ).toEqual([likeHit]);
+    ).toEqual([{ row: likeHit.row, score: 0.5 }]);
     expect(hybrid.calls).toEqual(["keyword:40", "embed", "vector", "like"]);
     const bm25 = fakeSource({ like: [likeHit] });
     expect(

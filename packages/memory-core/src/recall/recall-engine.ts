@@ -5,10 +5,12 @@ import { isMemoryError } from "@claw/memory-api";
 import { ageInDays, decayFor } from "../text/decay.js";
 import { ftsTermsOf } from "../text/fts-query.js";
 import { jaccardSimilarity, tokenSet } from "../text/jaccard.js";
+import { adaptiveFusion } from "./adaptive-fusion.js";
+import { calibratedScore, relativeCosines, relativeToBest } from "./calibrated-score.js";
 import { strengthOf } from "./keyword-score.js";
 import { mmrRerank } from "./mmr.js";
 import { rrfMerge } from "./rrf-merge.js";
-import { termCoverage } from "./term-coverage.js";
+import { coverageOf } from "./term-coverage.js";
 import { weightedMerge } from "./weighted-merge.js";
 
 /** The fields of a stored entry the pipeline reads; `rid` identifies it within its store. */
@@ -62,6 +64,7 @@ export interface RecallEngineSettings {
   mergeStrategy: MergeStrategy;
   ftsEarlyReturnScore: number;
   decayHalfLifeDays: number;
+  decayFloor: number;
   mmrEnabled: boolean;
   mmrLambda: number;
 }
@@ -72,6 +75,8 @@ export interface RecallEngineRequest {
   mode: SearchMode;
   minScore?: number;
   signal?: AbortSignal;
+  /** Ages are measured from here; default `deps.now()`. */
+  now?: Date;
 }
 
 export interface RecallEngineDeps {
@@ -82,9 +87,10 @@ export interface RecallEngineDeps {
 }
 
 /**
- * BM25 → vector → merge (RRF or weighted) → decay → optional MMR → minScore → limit, with the
- * early return on a strong keyword hit, degradation to BM25 when the query cannot be embedded,
- * and the LIKE fallback when ranked search finds nothing.
+ * BM25 → vector → fusion (adaptive, RRF or weighted) → calibrated scores over every candidate
+ * (term coverage and fused strength, calibrated-score.ts) → bounded recency → optional MMR →
+ * minScore → limit, with the early return on a strong keyword hit, degradation to BM25 when the
+ * query cannot be embedded, and the LIKE fallback when ranked search finds nothing.
  */
 export async function runRecallEngine<R extends RecallRow>(
   source: RecallSource<R>,
@@ -96,14 +102,17 @@ export async function runRecallEngine<R extends RecallRow>(
   if (query === "" || query === "*") {
     return (await source.mostRecent(limit)).map((row) => ({ row }));
   }
-  const depth = Math.max(limit * 4, 40);
+  const now = request.now ?? deps.now();
+  const terms = ftsTermsOf(query);
+  const cover = coverageOf(terms);
+  const depth = Math.max(limit * 4, CANDIDATES_MIN);
   let mode = request.mode;
   // Keyword-only is a supported mode; the store already said once why there is no provider.
   if (mode !== "bm25" && source.embedQuery === null) mode = "bm25";
 
   let keyword: ScoredRow<R>[] = mode === "embedding" ? [] : await source.keyword(query, depth);
   let vector: VectorHit[] = [];
-  const skipVector = mode === "hybrid" && earlyReturn(keyword, query, deps.settings.ftsEarlyReturnScore);
+  const skipVector = mode === "hybrid" && earlyReturn(keyword, cover, deps.settings.ftsEarlyReturnScore);
   if ((mode === "hybrid" && !skipVector) || mode === "embedding") {
     try {
       const embed = source.embedQuery as (query: string, signal?: AbortSignal) => Promise<Float32Array>;
@@ -119,8 +128,8 @@ export async function runRecallEngine<R extends RecallRow>(
     }
   }
 
-  let scored = await merge(source, deps.settings.mergeStrategy, mode, keyword, vector);
-  scored = decay(deps, scored);
+  let scored = await fuse(source, deps.settings.mergeStrategy, mode, keyword, vector, cover);
+  scored = decay(deps.settings, now, scored);
   if (deps.settings.mmrEnabled) scored = diversify(scored, deps.settings.mmrLambda, limit);
   const foundAny = scored.length > 0;
   const minScore = request.minScore;
@@ -128,35 +137,87 @@ export async function runRecallEngine<R extends RecallRow>(
   let top = scored.slice(0, limit);
 
   if (!foundAny && request.mode !== "bm25") {
-    top = decay(deps, await source.like(query, limit));
+    const like = (await source.like(query, limit)).map((h) => ({
+      row: h.row,
+      score: calibratedScore(h.score, 0),
+    }));
+    top = decay(deps.settings, now, like);
     if (minScore !== undefined) top = top.filter((s) => s.score >= minScore);
   }
   return top;
 }
 
+/** Candidates taken from each list and re-ranked, whatever the limit. */
+const CANDIDATES_MIN = 40;
+
 /** Skip the vector stage when the best keyword hit is strong and covers every query term. */
-function earlyReturn(keyword: readonly ScoredRow<RecallRow>[], query: string, threshold: number): boolean {
+function earlyReturn(
+  keyword: readonly ScoredRow<RecallRow>[],
+  cover: (row: RecallRow) => number,
+  threshold: number,
+): boolean {
   const top = keyword[0];
   if (top === undefined || threshold >= 1) return false;
-  return strengthOf(top.score) * termCoverage(top.row, ftsTermsOf(query)) >= threshold;
+  return strengthOf(top.score) * cover(top.row) >= threshold;
 }
 
-async function merge<R extends RecallRow>(
+/**
+ * Every candidate's calibrated score: its coverage of the query's terms and its strength in the
+ * mode's lists (the keyword list's BM25, the vector list's cosine, or their fusion). Best first.
+ */
+async function fuse<R extends RecallRow>(
   source: RecallSource<R>,
   strategy: MergeStrategy,
   mode: SearchMode,
   keyword: readonly ScoredRow<R>[],
   vector: readonly VectorHit[],
+  cover: (row: RecallRow) => number,
 ): Promise<ScoredRow<R>[]> {
-  if (mode === "bm25") return keyword.map((h) => ({ row: h.row, score: strengthOf(h.score) }));
   const rows = new Map(keyword.map((h) => [h.row.rid, h.row]));
   const missing = vector.filter((v) => !rows.has(v.rid)).map((v) => v.rid);
   if (missing.length > 0) for (const row of await source.rows(missing)) rows.set(row.rid, row);
+  const coverage = new Map<number, number>();
+  const coverageOfRid = (rid: number): number => {
+    let c = coverage.get(rid);
+    if (c === undefined) {
+      const row = rows.get(rid);
+      c = row === undefined ? 0 : cover(row);
+      coverage.set(rid, c);
+    }
+    return c;
+  };
+  const strengths = strengthsOf(strategy, mode, keyword, vector, coverageOfRid);
+  const scored: ScoredRow<R>[] = [];
+  for (const [rid, strength] of strengths) {
+    const row = rows.get(rid);
+    if (row !== undefined) scored.push({ row, score: calibratedScore(coverageOfRid(rid), strength) });
+  }
+  return scored;
+}
+
+/** Each candidate's strength in [0, 1] under the mode and merge strategy. */
+function strengthsOf(
+  strategy: MergeStrategy,
+  mode: SearchMode,
+  keyword: readonly ScoredRow<RecallRow>[],
+  vector: readonly VectorHit[],
+  coverageOfRid: (rid: number) => number,
+): Map<number, number> {
+  if (mode === "bm25") {
+    const relative = relativeToBest(keyword.map((h) => h.score));
+    return new Map(keyword.map((h, i) => [h.row.rid, relative[i] ?? 0]));
+  }
   if (mode === "embedding") {
-    return vector.flatMap((v) => {
-      const row = rows.get(v.rid);
-      return row === undefined ? [] : [{ row, score: v.similarity }];
-    });
+    const relative = relativeCosines(vector.map((v) => v.similarity));
+    return new Map(vector.map((v, i) => [v.rid, relative[i] ?? 0]));
+  }
+  if (strategy.kind === "adaptive") {
+    const top = keyword[0];
+    return adaptiveFusion(
+      keyword.map((h) => ({ id: h.row.rid, score: h.score })),
+      vector.map((v) => ({ id: v.rid, similarity: v.similarity })),
+      { keywordCoverage: top === undefined ? 0 : coverageOfRid(top.row.rid) },
+    );
   }
   const merged =
     strategy.kind === "rrf"
@@ -166,20 +227,21 @@ async function merge<R extends RecallRow>(
           keyword.map((h) => ({ id: String(h.row.rid), score: h.score })),
           strategy,
         );
-  return merged.flatMap((m) => {
-    const row = rows.get(Number(m.id));
-    return row === undefined ? [] : [{ row, score: m.score }];
-  });
+  const relative = relativeToBest(merged.map((m) => m.score));
+  return new Map(merged.map((m, i) => [Number(m.id), relative[i] ?? 0]));
 }
 
-/** Time decay for everything but core entries, then best first (ties by rid). */
-function decay<R extends RecallRow>(deps: RecallEngineDeps, scored: readonly ScoredRow<R>[]): ScoredRow<R>[] {
-  const now = deps.now();
-  const halfLife = deps.settings.decayHalfLifeDays;
+/** Bounded recency for everything but core entries, then best first (ties by rid). */
+function decay<R extends RecallRow>(
+  settings: RecallEngineSettings,
+  now: Date,
+  scored: readonly ScoredRow<R>[],
+): ScoredRow<R>[] {
+  const { decayHalfLifeDays: halfLife, decayFloor: floor } = settings;
   return scored
     .map((s) => ({
       row: s.row,
-      score: decayFor(s.row.category, s.score, ageInDays(s.row.updated_at, now), halfLife),
+      score: decayFor(s.row.category, s.score, ageInDays(s.row.updated_at, now), halfLife, floor),
     }))
     .sort((a, b) => b.score - a.score || a.row.rid - b.row.rid);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byCoverage, termCoverage } from "./term-coverage.js";
+import { byCoverage, stemOf, termCoverage } from "./term-coverage.js";
 
 const row = (rid: number, content: string) => ({ rid, key: `k${rid}`, content });
 
@@ -8,6 +8,41 @@ describe("termCoverage", () => {
     expect(termCoverage(row(1, "Ｇreen TEA"), ["green", "tea", "milk"])).toBeCloseTo(2 / 3, 12);
     expect(termCoverage({ key: "milk", content: "" }, ["milk"])).toBe(1);
     expect(termCoverage(row(1, "anything"), [])).toBe(0);
+  });
+});
+
+describe("termCoverage by words and stems", () => {
+  it("counts whole words only: a long entry gains nothing from words that contain a term", () => {
+    expect(termCoverage(row(1, "We started the party"), ["art", "party"])).toBe(0.5);
+  });
+
+  it("meets the forms a question and an answer use of one word", () => {
+    expect(
+      termCoverage(row(1, "She painted two studies of racing boats"), ["painting", "study", "race", "boat"]),
+    ).toBe(1);
+    expect(termCoverage(row(1, "He runs every morning"), ["running"])).toBe(1);
+  });
+
+  it("finds CJK terms as substrings", () => {
+    expect(termCoverage(row(1, "我喜欢喝咖啡"), ["咖啡", "茶"])).toBe(0.5);
+  });
+});
+
+describe("stemOf", () => {
+  it.each([
+    ["running", "run"],
+    ["runs", "run"],
+    ["studies", "studi"],
+    ["studied", "studi"],
+    ["study", "studi"],
+    ["racing", "rac"],
+    ["race", "rac"],
+    ["boxes", "box"],
+    ["class", "class"],
+    ["don't", "don"],
+    ["go", "go"],
+  ])("%s → %s", (word, stem) => {
+    expect(stemOf(word)).toBe(stem);
   });
 });
 

@@ -2,6 +2,7 @@
 // hot cache cleared after them (onWrite) and the changes counted for the full-text index merge.
 import type { Database } from "better-sqlite3";
 import { type IndexMerge, unindexFullTextWhere } from "./fts-index.js";
+import { refreshNextTurn, turnsWhere } from "./session-turns.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { StorageGuard } from "./storage-guard.js";
 import type { VectorIndex } from "./vector-index.js";
@@ -50,8 +51,13 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     const removed = guard(() =>
       transact(() => {
         vectors.removeWhere(where, params);
+        // Turns that followed a deleted one are re-indexed, so no deleted text stays findable
+        // through their context.
+        const turns = turnsWhere(statements, where, params);
         unindexFullTextWhere(statements, where, params);
-        return statements.get(`DELETE FROM memories AS m WHERE ${where}`).run(...params).changes;
+        const changes = statements.get(`DELETE FROM memories AS m WHERE ${where}`).run(...params).changes;
+        for (const turn of turns) refreshNextTurn(statements, turn);
+        return changes;
       }),
     );
     onWrite();

@@ -1,4 +1,5 @@
 import type { Logger } from "@claw/memory-api";
+import { entryContext } from "../text/entry-context.js";
 import type { StatementCache } from "./statement-cache.js";
 
 /**
@@ -7,17 +8,36 @@ import type { StatementCache } from "./statement-cache.js";
  * each statement open a statement savepoint, and FTS5 flushes its pending-terms buffer at every
  * savepoint, which loses the batching of a bulk write (an insert cost ~3× as much with the trigger).
  *
- * The indexed body is `fts_text` (content with CJK runs as bigrams) when set, the content otherwise.
+ * The indexed body is `fts_text` (content with CJK runs as bigrams) when set, the content otherwise;
+ * the context column holds the entry's date and, for a conversation turn, the turn before it
+ * (session-turns.ts), ranked at half the weight of the other columns (COLUMN_WEIGHTS).
  */
 
-export function indexFullText(statements: StatementCache, rid: number, key: string, body: string): void {
-  statements.get("INSERT INTO memories_fts(rowid, key, body) VALUES (?, ?, ?)").run(rid, key, body);
+/** bm25 weights of the columns key, body and context (the index's persistent `rank`). */
+export const COLUMN_WEIGHTS = [1, 1, 0.5] as const;
+
+export function indexFullText(
+  statements: StatementCache,
+  rid: number,
+  key: string,
+  body: string,
+  context: string,
+): void {
+  statements
+    .get("INSERT INTO memories_fts(rowid, key, body, context) VALUES (?, ?, ?, ?)")
+    .run(rid, key, body, context);
 }
 
-/** For a row whose key or indexed text changed. */
-export function reindexFullText(statements: StatementCache, rid: number, key: string, body: string): void {
+/** For a row whose key, indexed text or context changed. */
+export function reindexFullText(
+  statements: StatementCache,
+  rid: number,
+  key: string,
+  body: string,
+  context: string,
+): void {
   statements.get("DELETE FROM memories_fts WHERE rowid = ?").run(rid);
-  indexFullText(statements, rid, key, body);
+  indexFullText(statements, rid, key, body, context);
 }
 
 /**
@@ -38,26 +58,44 @@ export function unindexFullTextWhere(statements: StatementCache, where: string, 
  */
 const PENDING_TERMS_BYTES = 262_144;
 
+const RANK = `bm25(${COLUMN_WEIGHTS.join(", ")})`;
+
 /** Sets the index's persistent options; writes only when they differ from the stored ones. */
 export function configureFullTextIndex(statements: StatementCache): void {
-  const stored = statements.get("SELECT v FROM memories_fts_config WHERE k = 'hashsize'").get() as
-    | { v: unknown }
-    | undefined;
-  if (stored?.v === PENDING_TERMS_BYTES) return;
-  // FTS5 takes option values as literals only; this one is a constant.
-  statements
-    .get(`INSERT INTO memories_fts(memories_fts, rank) VALUES ('hashsize', ${PENDING_TERMS_BYTES})`)
-    .run();
+  const stored = new Map(
+    (statements.get("SELECT k, v FROM memories_fts_config").raw().all() as [string, unknown][]).map(
+      ([k, v]) => [k, v],
+    ),
+  );
+  // FTS5 takes option values as literals only; these are constants.
+  if (stored.get("hashsize") !== PENDING_TERMS_BYTES) {
+    statements
+      .get(`INSERT INTO memories_fts(memories_fts, rank) VALUES ('hashsize', ${PENDING_TERMS_BYTES})`)
+      .run();
+  }
+  // ORDER BY rank keeps FTS5's fast path and ranks with these column weights.
+  if (stored.get("rank") !== RANK) {
+    statements.get(`INSERT INTO memories_fts(memories_fts, rank) VALUES ('rank', '${RANK}')`).run();
+  }
 }
 
-/** Empties the index and fills it again from every memories row. */
+/** Empties the index and fills it again from every memories row, contexts included. */
 export function rebuildFullTextIndex(statements: StatementCache): void {
   statements.get("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')").run();
-  statements
+  const insert = statements.get("INSERT INTO memories_fts(rowid, key, body, context) VALUES (?, ?, ?, ?)");
+  // The previous turn of each session turn comes from a window over the session's order.
+  const rows = statements
     .get(
-      "INSERT INTO memories_fts(rowid, key, body) SELECT rid, key, coalesce(fts_text, content) FROM memories",
+      `SELECT rid, key, coalesce(fts_text, content), created_at,
+         CASE WHEN session_id IS NULL THEN NULL ELSE lag(coalesce(fts_text, content))
+           OVER (PARTITION BY namespace, session_id ORDER BY created_at, rid) END
+       FROM memories`,
     )
-    .run();
+    .raw()
+    .all() as [number, string, string, string, string | null][];
+  for (const [rid, key, body, createdAt, previous] of rows) {
+    insert.run(rid, key, body, entryContext(createdAt, previous));
+  }
 }
 
 /** Counts the entries a store changed and merges the full-text index when enough have. */

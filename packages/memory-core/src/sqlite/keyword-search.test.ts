@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { bm25ToScore } from "../recall/keyword-score.js";
 import { type EntryFilter, filterSql } from "./entry-filter.js";
+import { COLUMN_WEIGHTS } from "./fts-index.js";
 import { keywordSearch } from "./keyword-search.js";
 import { createStatementCache } from "./statement-cache.js";
 import { openTestMemory, tempDir } from "./test-support/temp-memory.js";
@@ -57,12 +58,13 @@ async function seeded() {
   return { memory, db, statements };
 }
 
-/** The single-query form matchFts used before: every match ranked and joined, then filtered. */
+/** The single-query form matchFts used before: every match ranked (with the index's column
+ *  weights) and joined, then filtered. */
 function oldQuery(db: Database.Database, match: string, filter: EntryFilter, limit: number) {
   const where = filterSql(filter);
   const rows = db
     .prepare(
-      `SELECT m.rid, bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
+      `SELECT m.rid, bm25(memories_fts, ${COLUMN_WEIGHTS.join(", ")}) AS rank FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
        WHERE memories_fts MATCH ?${where.sql} ORDER BY rank LIMIT ?`,
     )
     .all(match, ...where.params, limit) as Array<{ rid: number; rank: number }>;

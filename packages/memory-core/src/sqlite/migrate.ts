@@ -14,6 +14,7 @@ import {
   MEMORY_COLUMNS,
   SCHEMA_VERSION,
 } from "./schema.js";
+import { contextOf } from "./session-turns.js";
 import { createStatementCache, type StatementCache } from "./statement-cache.js";
 
 export interface MigrationReport {
@@ -160,6 +161,8 @@ function migrateEmbeddingCache(db: Database): void {
 }
 
 /**
+ * Version 4 indexes each entry's context beside its text (a rebuild, inside the migration's
+ * transaction: an interrupted upgrade leaves the old index and runs again at the next open).
  * Version 3 keeps the index in application code (fts-index.ts), so the triggers of version 2 go;
  * left in place they would index every write twice. An index of an older shape is replaced and
  * filled from the memories rows.
@@ -169,7 +172,8 @@ function ensureFts(db: Database, statements: StatementCache): void {
   const row = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memories_fts'").get() as
     | { sql: string }
     | undefined;
-  const replace = !row?.sql.includes("contentless_delete");
+  // Version 4 added the context column; an index without it is rebuilt with it.
+  const replace = !row?.sql.includes("contentless_delete") || !/\bcontext\b/.test(row.sql);
   if (replace) {
     if (row !== undefined) db.exec("DROP TABLE memories_fts");
     db.exec(CREATE_FTS);
@@ -182,8 +186,19 @@ function ensureFts(db: Database, statements: StatementCache): void {
 /** Rows written by an older version lack the content hash the deferred-embedding guard relies on. */
 function backfillHashes(db: Database, statements: StatementCache): void {
   const rows = db
-    .prepare("SELECT rid, key, content, fts_text FROM memories WHERE content_hash = ''")
-    .all() as Array<{ rid: number; key: string; content: string; fts_text: string | null }>;
+    .prepare(
+      `SELECT rid, key, content, fts_text, namespace, session_id, created_at FROM memories
+       WHERE content_hash = ''`,
+    )
+    .all() as Array<{
+    rid: number;
+    key: string;
+    content: string;
+    fts_text: string | null;
+    namespace: string;
+    session_id: string | null;
+    created_at: string;
+  }>;
   const update = db.prepare(`UPDATE memories SET content_hash = @hash, fts_text = @fts,
     embedding_content_hash = CASE WHEN embedding IS NOT NULL AND embedding_content_hash IS NULL
       THEN @hash ELSE embedding_content_hash END
@@ -191,6 +206,14 @@ function backfillHashes(db: Database, statements: StatementCache): void {
   for (const row of rows) {
     const fts = toFtsIndexText(row.content);
     update.run({ hash: contentHash(row.content), fts, rid: row.rid });
-    if (fts !== row.fts_text) reindexFullText(statements, row.rid, row.key, fts ?? row.content);
+    if (fts !== row.fts_text) {
+      const context = contextOf(statements, {
+        namespace: row.namespace,
+        sessionId: row.session_id,
+        createdAt: row.created_at,
+        rid: row.rid,
+      });
+      reindexFullText(statements, row.rid, row.key, fts ?? row.content, context);
+    }
   }
 }

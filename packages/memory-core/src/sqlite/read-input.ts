@@ -52,6 +52,7 @@ export function recallRequestOf(
     minScore: check.optionalNumber(options.minScore, "minScore"),
     withEmbeddings: check.optionalBoolean(options.withEmbeddings, "withEmbeddings") ?? false,
     signal: options.signal,
+    now: check.instantOf(options.now, "now"),
   };
 }
 

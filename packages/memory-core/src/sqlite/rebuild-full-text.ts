@@ -3,7 +3,7 @@ import { toFtsIndexText } from "../text/tokenizer.js";
 import { rebuildFullTextIndex } from "./fts-index.js";
 import type { StatementCache } from "./statement-cache.js";
 
-/** Recomputes the indexed text of every entry and rebuilds the FTS5 index; returns the entry count. */
+/** Recomputes the indexed text and context of every entry and rebuilds the FTS5 index; returns the entry count. */
 export function rebuildFullText(db: Database, statements: StatementCache): number {
   return db
     .transaction(() => {

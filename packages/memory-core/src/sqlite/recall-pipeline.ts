@@ -31,6 +31,8 @@ export interface RecallRequest {
   minScore?: number;
   withEmbeddings: boolean;
   signal?: AbortSignal;
+  /** Ages are measured from here; default the store's clock. */
+  now?: Date;
 }
 
 /**

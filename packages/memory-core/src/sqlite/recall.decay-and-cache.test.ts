@@ -3,9 +3,9 @@ import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-p
 import { countingProvider, openTestMemory } from "./test-support/temp-memory.js";
 
 describe("time decay", () => {
-  it("halves a non-core entry's score every 7 days and leaves core alone", async () => {
+  it("with decay_floor 0, halves a non-core entry's score every 7 days and leaves core alone", async () => {
     let now = new Date("2026-01-01T00:00:00Z");
-    const memory = openTestMemory({ now: () => now });
+    const memory = openTestMemory({ now: () => now, settings: { decayFloor: 0 } });
     await memory.store("d", "weekly sync about the roadmap", { category: "daily" });
     await memory.store("c", "weekly sync about the roadmap", { category: "core" });
     const fresh = await memory.recall("roadmap", { mode: "bm25" });

@@ -63,6 +63,9 @@ describe("recall filters", () => {
     const memory = openTestMemory();
     for (let i = 0; i < 10; i++) await memory.store(`k${i}`, `budget meeting number ${i}`);
     expect(await memory.recall("budget", { limit: 3 })).toHaveLength(3);
-    expect(await memory.recall("budget", { minScore: 0.999 })).toEqual([]);
+    expect(await memory.recall("budget", { minScore: 1.000001 })).toEqual([]);
+    // Half the terms at full strength: ½ × 0.5^1.5 + ½ ≈ 0.68.
+    expect(await memory.recall("budget lunch", { minScore: 0.7 })).toEqual([]);
+    expect(await memory.recall("budget lunch", { minScore: 0.1, limit: 10 })).toHaveLength(10);
   });
 });

@@ -2,7 +2,7 @@
  * The one place the database's shape is declared. Migrations (migrate.ts) build on these
  * statements; nothing else creates tables.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The memories table. `rid` is an explicit INTEGER PRIMARY KEY so VACUUM never renumbers the
  *  rowids that the FTS and vector indexes point at. */
@@ -61,10 +61,12 @@ CREATE INDEX IF NOT EXISTS memories_missing_embedding ON memories(rid) WHERE emb
 
 /** Contentless FTS5 index, written only through fts-index.ts (no triggers: see there why). It
  *  indexes `fts_text` (content with CJK runs expanded into bigrams) when present, the content
- *  otherwise. */
+ *  otherwise, and each entry's context (its date, the previous turn of its session) since
+ *  version 4. */
 export const CREATE_FTS = `
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
-  key, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+  key, body, context, content='', contentless_delete=1,
+  tokenize='porter unicode61 remove_diacritics 2'
 )`;
 
 /** The triggers that kept memories_fts in sync up to schema version 2. */

@@ -4,6 +4,7 @@ import { toFtsIndexText } from "../text/tokenizer.js";
 import { contentHash } from "./content-hash.js";
 import type { EmbedJob } from "./embedding-pipeline.js";
 import { indexFullText, reindexFullText } from "./fts-index.js";
+import { contextOf, refreshNextTurn } from "./session-turns.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { VectorIndex } from "./vector-index.js";
 import { writtenEntry } from "./written-entry.js";
@@ -60,6 +61,7 @@ interface ExistingRow {
   id: string;
   content_hash: string;
   created_at: string;
+  session_id: string | null;
   has_vector: number;
   indexed_text: string;
 }
@@ -111,16 +113,24 @@ export function writeEntry(
   let entryId = id;
   let createdAt = write.createdAt;
   let hasVector: boolean;
+  const turn = (at: number, createdAt: string) => ({
+    namespace: write.namespace,
+    sessionId: write.sessionId,
+    createdAt,
+    rid: at,
+  });
   if (inserted.changes > 0) {
     rid = Number(inserted.lastInsertRowid);
-    indexFullText(statements, rid, write.key, indexedText);
+    const position = turn(rid, write.createdAt);
+    indexFullText(statements, rid, write.key, indexedText, contextOf(statements, position));
+    if (write.sessionId !== null) refreshNextTurn(statements, { ...position, sessionId: write.sessionId });
     hasVector = blob !== null;
   } else if (write.skipExisting) {
     return null;
   } else {
     const existing = statements
       .get(
-        `SELECT rid, id, content_hash, created_at, embedding IS NOT NULL AS has_vector,
+        `SELECT rid, id, content_hash, created_at, session_id, embedding IS NOT NULL AS has_vector,
            coalesce(fts_text, content) AS indexed_text
          FROM memories WHERE namespace = ? AND key = ?`,
       )
@@ -148,8 +158,18 @@ export function writeEntry(
       embedding_content_hash: blob === null ? null : hash,
       rid,
     });
-    // The row was found by its key, so only the indexed text can have changed.
-    if (existing.indexed_text !== indexedText) reindexFullText(statements, rid, write.key, indexedText);
+    // The row was found by its key, so only the indexed text and the context can have changed;
+    // the context (date, previous turn) is cheap to recompute, so the row is always re-indexed.
+    const position = turn(rid, createdAt);
+    reindexFullText(statements, rid, write.key, indexedText, contextOf(statements, position));
+    const moved = existing.session_id !== write.sessionId || existing.created_at !== createdAt;
+    if (existing.session_id !== null && (moved || existing.indexed_text !== indexedText)) {
+      // The turn that followed it in its old place now follows another one.
+      refreshNextTurn(statements, { ...turn(rid, existing.created_at), sessionId: existing.session_id });
+    }
+    if (write.sessionId !== null && (moved || existing.indexed_text !== indexedText)) {
+      refreshNextTurn(statements, { ...position, sessionId: write.sessionId });
+    }
     if (!keepVector) vectors.remove(rid);
     hasVector = keepVector || blob !== null;
   }

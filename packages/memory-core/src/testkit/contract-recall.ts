@@ -183,7 +183,11 @@ export function describeRecallContract(harness: MemoryContractHarness): void {
       expect(await memory.recall("budget", { limit: 3 })).toHaveLength(3);
       expect(await memory.recall("budget", { limit: 10_000_000 })).toHaveLength(4);
       expect(await memory.recall("", { limit: 10_000_000 })).toHaveLength(4);
-      expect(await memory.recall("budget", { minScore: 0.999 })).toEqual([]);
+      // Every entry has the one query term: all score ≥ 0.5, none above 1.
+      const scores = (await memory.recall("budget", { minScore: 0.5 })).map((e) => e.score as number);
+      expect(scores).toHaveLength(4);
+      for (const score of scores) expect(score).toBeGreaterThanOrEqual(0.5);
+      expect(await memory.recall("budget", { minScore: 1.000001 })).toEqual([]);
     });
 
     it("rejects bad options naming them", async () => {
@@ -217,9 +221,9 @@ export function describeRecallContract(harness: MemoryContractHarness): void {
   });
 
   describe("time decay", () => {
-    it("halves a non-core score every 7 days and leaves core alone", async () => {
+    it("with decay_floor 0, halves a non-core score every 7 days and leaves core alone", async () => {
       const clock = manualClock("2026-01-01T00:00:00Z");
-      const memory = await open({ now: clock.now });
+      const memory = await open({ now: clock.now, settings: { decayFloor: 0 } });
       await memory.store("d", "weekly sync about the roadmap", { category: "daily" });
       await memory.store("c", "weekly sync about the roadmap", { category: "core" });
       const fresh = await memory.recall("roadmap", { mode: "bm25" });

@@ -3,6 +3,7 @@ import type { MemoryContractHarness } from "./contract-harness.js";
 import { describeImportExportContract } from "./contract-import-export.js";
 import { describeLifecycleContract } from "./contract-lifecycle.js";
 import { describeRecallContract } from "./contract-recall.js";
+import { describeRecallRankingContract } from "./contract-recall-ranking.js";
 import { describeStoreContract } from "./contract-store.js";
 import { describeVectorContract } from "./contract-vectors.js";
 
@@ -14,6 +15,7 @@ export function describeMemoryContract(harness: MemoryContractHarness): void {
   describe(`Memory contract: ${harness.backend}`, () => {
     describeStoreContract(harness);
     describeRecallContract(harness);
+    describeRecallRankingContract(harness);
     describeImportExportContract(harness);
     describeVectorContract(harness);
     describeLifecycleContract(harness);

@@ -2,6 +2,8 @@ import type { MemoryCategory } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 
 export const DEFAULT_HALF_LIFE_DAYS = 7;
+/** The share of a score that recency never takes away (`decay_floor`); 0 is seed 000's formula. */
+export const DEFAULT_DECAY_FLOOR = 0.8;
 
 const MS_PER_DAY = 86_400_000;
 
@@ -11,12 +13,21 @@ const MS_PER_DAY = 86_400_000;
  */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?)?$/;
 
-/** `score` halved every `halfLifeDays`; negative (future) and unknown ages do not decay. */
+/**
+ * Bounded recency: `score × (floor + (1 − floor) × 2^(−age/halfLife))`. The decaying share halves
+ * every `halfLifeDays`; `floor` of the score is kept whatever the age, so recency decides near-ties
+ * but never buries a strong old match under a weak new one. `floor` 0 gives seed 000's
+ * `score × 2^(−age/7)`. Negative (future) and unknown ages do not decay.
+ */
 export function applyDecay(
   score: number,
   ageDays: number,
   halfLifeDays: number = DEFAULT_HALF_LIFE_DAYS,
+  floor = 0,
 ): number {
+  if (typeof floor !== "number" || !(floor >= 0 && floor <= 1)) {
+    throw MemoryError.invalidInput("floor", `must be a number in [0, 1], got ${String(floor)}`);
+  }
   if (typeof halfLifeDays !== "number" || !Number.isFinite(halfLifeDays) || halfLifeDays <= 0) {
     throw MemoryError.invalidInput(
       "halfLifeDays",
@@ -24,17 +35,22 @@ export function applyDecay(
     );
   }
   const age = Number.isNaN(ageDays) || ageDays < 0 ? 0 : ageDays;
-  return score * 2 ** (-age / halfLifeDays);
+  const kept = 2 ** (-age / halfLifeDays);
+  return floor === 0 ? score * kept : score * (floor + (1 - floor) * kept);
 }
 
-/** applyDecay, except that "core" memories are permanent facts and never decay. */
+/**
+ * applyDecay, except that "core" memories (which MEMORY.md and bank/ pages are indexed as) are
+ * permanent facts and never decay.
+ */
 export function decayFor(
   category: MemoryCategory,
   score: number,
   ageDays: number,
   halfLifeDays: number = DEFAULT_HALF_LIFE_DAYS,
+  floor = 0,
 ): number {
-  const decayed = applyDecay(score, ageDays, halfLifeDays);
+  const decayed = applyDecay(score, ageDays, halfLifeDays, floor);
   return category === "core" ? score : decayed;
 }
 

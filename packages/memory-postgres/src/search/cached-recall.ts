@@ -15,6 +15,8 @@ export interface RecallRequest {
   minScore?: number;
   withEmbeddings: boolean;
   signal?: AbortSignal;
+  /** Ages are measured from here; default the store's clock. */
+  now?: Date;
 }
 
 export interface CachedRecallDeps {

@@ -10,6 +10,7 @@ import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 import { entryColumns, type PgEntryRow } from "../store/entry-row.js";
 import { type EntryFilter, filterSql, SqlParams } from "../store/filter-sql.js";
+import { FTS_RANK_WEIGHTS } from "../store/fts-vector.js";
 import { buildTsQuery } from "./tsquery.js";
 
 export interface KeywordContext {
@@ -62,7 +63,7 @@ async function matchFts(
   const config = params.add(ctx.textSearchConfig);
   const where = filterSql(ctx.filter, params);
   const { rows } = await ctx.db.query<PgEntryRow & { rank: number }>(
-    `SELECT ${entryColumns(ctx.withEmbedding)}, ts_rank_cd('{1,1,1,1}', m.fts, q.query, 1) AS rank
+    `SELECT ${entryColumns(ctx.withEmbedding)}, ts_rank_cd('${FTS_RANK_WEIGHTS}', m.fts, q.query, 1) AS rank
      FROM ${ctx.names.memories} m,
        (SELECT to_tsquery('simple', ${text}) || to_tsquery(${config}::regconfig, ${text}) AS query) q
      WHERE m.fts @@ q.query${where}

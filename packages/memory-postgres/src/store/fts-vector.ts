@@ -1,4 +1,4 @@
-import { toFtsIndexText } from "@claw/memory-core";
+import { entryContext, toFtsIndexText } from "@claw/memory-core";
 
 /**
  * Most characters of an entry's text that go into its tsvector: PostgreSQL refuses a tsvector over
@@ -17,11 +17,27 @@ export function ftsIndexText(text: string): string {
 }
 
 /**
+ * The version of what the tsvector holds; a store indexed with an older one is rebuilt on open.
+ * 2: the entry's context (its date) at weight D.
+ */
+export const FTS_CONTENT_VERSION = "2";
+
+/** ts_rank_cd's weights {D, C, B, A}: context (D) counts half as much as key and text. */
+export const FTS_RANK_WEIGHTS = "{0.5,1,1,1}";
+
+/** The context an entry is indexed with (core's entryContext: its date forms), folded like text. */
+export function ftsContextText(createdAt: string | Date): string {
+  const date = createdAt instanceof Date ? createdAt : new Date(createdAt);
+  const iso = Number.isNaN(date.getTime()) ? String(createdAt) : date.toISOString();
+  return entryContext(iso, null).normalize("NFKC").toLowerCase();
+}
+
+/**
  * The SQL expression of an entry's tsvector from its indexed key and text (ftsIndexText): both
  * under 'simple' — every word as written, CJK bigrams adjacent for phrase queries — plus the text
  * under the language-aware configuration `config` (a regconfig parameter), whose stems let
- * "running" find "runs".
+ * "running" find "runs", plus its context (ftsContextText) at weight D.
  */
-export function ftsVectorSql(key: string, text: string, config: string): string {
-  return `(to_tsvector('simple', ${key}) || to_tsvector('simple', ${text}) || to_tsvector(${config}::regconfig, ${text}))`;
+export function ftsVectorSql(key: string, text: string, config: string, context: string): string {
+  return `(to_tsvector('simple', ${key}) || to_tsvector('simple', ${text}) || to_tsvector(${config}::regconfig, ${text}) || setweight(to_tsvector('simple', coalesce(${context}, '')), 'D'))`;
 }

@@ -2,7 +2,7 @@ import { MemoryError } from "@claw/memory-api";
 import { readMeta, writeMeta } from "../db/meta.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
-import { ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+import { FTS_CONTENT_VERSION, ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
 
 const BATCH_ROWS = 1000;
 
@@ -18,19 +18,21 @@ export async function rebuildFullText(
 ): Promise<number> {
   let done = 0;
   for (let after = 0; ; ) {
-    const { rows } = await db.query<{ rid: number; key: string; content: string }>(
-      `SELECT rid, key, content FROM ${names.memories} WHERE rid > $1 ORDER BY rid LIMIT ${BATCH_ROWS}`,
+    const { rows } = await db.query<{ rid: number; key: string; content: string; created_at: Date }>(
+      `SELECT rid, key, content, created_at FROM ${names.memories} WHERE rid > $1 ORDER BY rid LIMIT ${BATCH_ROWS}`,
       [after],
     );
     if (rows.length === 0) return done;
     await db.query(
-      `UPDATE ${names.memories} m SET fts = ${ftsVectorSql("v.fts_key", "v.fts_text", "$4")}
-       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(rid, fts_key, fts_text) WHERE m.rid = v.rid`,
+      `UPDATE ${names.memories} m SET fts = ${ftsVectorSql("v.fts_key", "v.fts_text", "$4", "v.fts_context")}
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $5::text[]) AS v(rid, fts_key, fts_text, fts_context)
+       WHERE m.rid = v.rid`,
       [
         rows.map((r) => r.rid),
         rows.map((r) => ftsIndexText(r.key)),
         rows.map((r) => ftsIndexText(r.content)),
         textSearchConfig,
+        rows.map((r) => ftsContextText(r.created_at)),
       ],
     );
     done += rows.length;
@@ -58,7 +60,12 @@ export async function applyTextSearchConfig(
     );
   }
   const recorded = await readMeta(client, names, "text_search_config");
-  if (recorded === textSearchConfig) return;
+  const content = await readMeta(client, names, "fts_content_version");
+  if (recorded === textSearchConfig && content === FTS_CONTENT_VERSION) return;
+  // A store indexed with another configuration, or before the context was indexed, is rebuilt.
   if (recorded !== undefined) await rebuildFullText(client, names, textSearchConfig);
-  await writeMeta(client, names, { text_search_config: textSearchConfig });
+  await writeMeta(client, names, {
+    text_search_config: textSearchConfig,
+    fts_content_version: FTS_CONTENT_VERSION,
+  });
 }

@@ -2,7 +2,7 @@ import { contentHash, type EntryWrite } from "@claw/memory-core";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 import { entryColumns, type PgEntryRow } from "./entry-row.js";
-import { ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+import { ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
 
 /** One entry as written: the row (as get() reads it) and whether it still needs a vector. */
 export interface WrittenRow {
@@ -99,6 +99,7 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
     rows.map((w) => w.source?.endLine ?? null),
     rows.map((w) => (w.embedding === null ? null : `{${Array.from(w.embedding).join(",")}}`)),
     options.textSearchConfig,
+    rows.map((w) => ftsContextText(w.createdAt)),
   ];
   const sameHash = "m.content_hash = EXCLUDED.content_hash";
   const onConflict = skip
@@ -119,14 +120,15 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
        superseded_by, created_at, updated_at, content_hash, fts, source_path, source_start,
        source_end, embedding, embedding_hash)
      SELECT v.id, v.key, v.content, v.category, v.namespace, v.session_id, v.importance, v.superseded_by,
-       v.created_at, v.updated_at, v.content_hash, ${ftsVectorSql("v.fts_key", "v.fts_text", "$18")},
+       v.created_at, v.updated_at, v.content_hash, ${ftsVectorSql("v.fts_key", "v.fts_text", "$18", "v.fts_context")},
        v.source_path, v.source_start, v.source_end, v.embedding::real[],
        CASE WHEN v.embedding IS NULL THEN NULL ELSE v.content_hash END
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
        $7::float8[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::text[], $12::text[],
-       $13::text[], $14::text[], $15::int[], $16::int[], $17::text[])
+       $13::text[], $14::text[], $15::int[], $16::int[], $17::text[], $19::text[])
        AS v(id, key, content, category, namespace, session_id, importance, superseded_by, created_at,
-            updated_at, content_hash, fts_key, fts_text, source_path, source_start, source_end, embedding)
+            updated_at, content_hash, fts_key, fts_text, source_path, source_start, source_end, embedding,
+            fts_context)
      ON CONFLICT (namespace, key) ${onConflict}
      RETURNING ${entryColumns(false)}, m.content_hash, m.embedding IS NULL AS missing`,
     params,

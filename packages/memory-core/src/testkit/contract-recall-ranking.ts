@@ -1,0 +1,150 @@
+import type { Memory, MemoryEntry, SearchMode } from "@claw/memory-api";
+import { describe, expect, it } from "vitest";
+import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
+import { type MemoryContractHarness, manualClock, openContractMemory } from "./contract-harness.js";
+
+const DAY = 86_400_000;
+const NOW = "2025-06-01T12:00:00.000Z";
+const daysAgo = (days: number) => new Date(Date.parse(NOW) - days * DAY).toISOString();
+
+const MODES: readonly SearchMode[] = ["bm25", "embedding", "hybrid"];
+
+/**
+ * Bounded recency, calibrated scores and context-aware indexing: what recall promises whatever the
+ * storage engine (issue 16). Stores are fresh, and `now` is fixed, so ages are exact.
+ */
+export function describeRecallRankingContract(harness: MemoryContractHarness): void {
+  const open = (mode: SearchMode, settings: Record<string, unknown> = {}) =>
+    openContractMemory(harness, {
+      now: manualClock(NOW).now,
+      embeddings: mode === "bm25" ? null : createHashingEmbeddingProvider({ dimensions: 256 }),
+      settings,
+    });
+
+  async function put(memory: Memory, key: string, content: string, category: string, age: number) {
+    await memory.import([{ key, content, category, createdAt: daysAgo(age), updatedAt: daysAgo(age) }]);
+    await memory.flush();
+  }
+
+  const scoreOf = (entries: readonly MemoryEntry[], key: string) =>
+    entries.find((e) => e.key === key)?.score ?? Number.NaN;
+
+  describe("bounded recency", () => {
+    it.each(["bm25", "hybrid"] as const)("a strong old match beats a weak new one (%s)", async (mode) => {
+      const memory = await open(mode);
+      await put(memory, "old", "The weekly standup meeting moved to 9:30 on Tuesdays", "daily", 60);
+      await put(memory, "new", "I had a long meeting with the landlord today", "daily", 1);
+      const found = await memory.recall("when is the weekly standup meeting", { limit: 2, mode });
+      expect(found.map((e) => e.key)).toEqual(["old", "new"]);
+    });
+
+    it.each(["bm25", "hybrid"] as const)("recency decides a near-tie: the update wins (%s)", async (mode) => {
+      const memory = await open(mode);
+      await put(memory, "before", "The weekly standup meeting is at 10:00 on Mondays", "conversation", 40);
+      await put(memory, "after", "The weekly standup meeting is at 9:30 on Tuesdays", "conversation", 2);
+      const found = await memory.recall("weekly standup meeting", { limit: 2, mode });
+      expect(found.map((e) => e.key)).toEqual(["after", "before"]);
+      // The old entry keeps at least the floor (0.8) of what it would score fresh.
+      expect(scoreOf(found, "before") / scoreOf(found, "after")).toBeGreaterThan(0.8);
+    });
+
+    it("a 23-day-old daily note with every term beats a one-term core line", async () => {
+      const memory = await open("bm25");
+      await put(memory, "MEMORY.md#0", "Deploy checklist: run the migrations first", "core", 200);
+      await put(
+        memory,
+        "memory/2025-05-09.md#0",
+        "Decided the staging deploy uses blue green rollout with canary checks",
+        "daily",
+        23,
+      );
+      const found = await memory.recall("staging deploy blue green canary", { limit: 2 });
+      expect(found.map((e) => e.key)).toEqual(["memory/2025-05-09.md#0", "MEMORY.md#0"]);
+    });
+
+    it("decay_floor 0 gives seed 000's formula: a 7-day-old entry keeps half its score", async () => {
+      const memory = await open("bm25", { decayFloor: 0 });
+      await put(memory, "fresh", "orchid watering schedule", "daily", 0);
+      await put(memory, "week", "orchid watering schedule", "daily", 7);
+      const found = await memory.recall("orchid watering schedule", { limit: 2 });
+      expect(scoreOf(found, "week") / scoreOf(found, "fresh")).toBeCloseTo(0.5, 6);
+    });
+
+    it("by default a 7-day-old entry keeps 0.9 of its score and core keeps all of it", async () => {
+      const memory = await open("bm25");
+      await put(memory, "fresh", "orchid watering schedule", "daily", 0);
+      await put(memory, "week", "orchid watering schedule", "daily", 7);
+      await put(memory, "core", "orchid watering schedule", "core", 365);
+      const found = await memory.recall("orchid watering schedule", { limit: 3 });
+      expect(scoreOf(found, "week") / scoreOf(found, "fresh")).toBeCloseTo(0.9, 6);
+      expect(scoreOf(found, "core")).toBeCloseTo(scoreOf(found, "fresh"), 6);
+    });
+
+    it("measures ages from the recall's `now` option", async () => {
+      const memory = await open("bm25", { decayFloor: 0 });
+      await put(memory, "a", "orchid watering schedule", "daily", 14);
+      const asOfThen = await memory.recall("orchid watering schedule", { now: daysAgo(14) });
+      const today = await memory.recall("orchid watering schedule");
+      expect(scoreOf(today, "a") / scoreOf(asOfThen, "a")).toBeCloseTo(0.25, 6);
+    });
+  });
+
+  describe("calibrated scores", () => {
+    it.each(MODES)("an exact match scores ≥ 0.5 in a 2-entry store of common terms (%s)", async (mode) => {
+      const memory = await open(mode);
+      await put(memory, "a", "project status update", "core", 0);
+      await put(memory, "b", "project status update notes", "core", 0);
+      const found = await memory.recall("project status update", { mode });
+      expect(found.map((e) => e.key).sort()).toEqual(["a", "b"]);
+      for (const entry of found) {
+        expect(entry.score).toBeGreaterThanOrEqual(0.5);
+        expect(entry.score).toBeLessThanOrEqual(1);
+      }
+    });
+
+    it.each(MODES)("a partial match scores below a full one, all in (0, 1] (%s)", async (mode) => {
+      const memory = await open(mode);
+      await put(memory, "full", "The invoice for the garden fence arrived", "core", 0);
+      await put(memory, "partial", "The fence needs paint", "core", 0);
+      await put(memory, "other", "Lunch with Sam on Friday", "core", 0);
+      const found = await memory.recall("garden fence invoice", { mode, limit: 5 });
+      expect(found[0]?.key).toBe("full");
+      expect(scoreOf(found, "full")).toBeGreaterThanOrEqual(0.5);
+      expect(scoreOf(found, "partial")).toBeLessThan(scoreOf(found, "full"));
+      for (const entry of found) {
+        expect(entry.score).toBeGreaterThan(0);
+        expect(entry.score).toBeLessThanOrEqual(1);
+      }
+    });
+
+    it.each(MODES)("minScore filters on the calibrated score (%s)", async (mode) => {
+      const memory = await open(mode);
+      await put(memory, "full", "The invoice for the garden fence arrived", "core", 0);
+      await put(memory, "partial", "The fence needs paint", "core", 0);
+      const all = await memory.recall("garden fence invoice", { mode, limit: 5 });
+      const threshold = scoreOf(all, "full");
+      const kept = await memory.recall("garden fence invoice", { mode, limit: 5, minScore: threshold });
+      expect(kept.map((e) => e.key)).toEqual(["full"]);
+      expect(await memory.recall("garden fence invoice", { mode, minScore: 1.01 })).toEqual([]);
+    });
+  });
+
+  describe("context-aware indexing", () => {
+    it("finds an entry by the date it was written, in the forms people ask", async () => {
+      const memory = await open("bm25");
+      await memory.import([
+        { key: "may", content: "Went to the pottery class", createdAt: "2023-05-08T13:56:00Z" },
+        { key: "june", content: "Went to the climbing gym", createdAt: "2024-06-20T09:00:00Z" },
+      ]);
+      for (const query of ["2023-05-08", "what did I do on 8 May 2023", "what happened in 2023"]) {
+        const found = await memory.recall(query, { limit: 1 });
+        expect(
+          found.map((e) => e.key),
+          query,
+        ).toEqual(["may"]);
+      }
+      // The context is indexed, never stored: the content is what was written.
+      expect((await memory.get("may"))?.content).toBe("Went to the pottery class");
+    });
+  });
+}
