@@ -2,6 +2,7 @@ import { isMemoryError } from "@claw/memory-api";
 import { createHashingEmbeddingProvider } from "@claw/memory-core";
 import { describe, expect, it } from "vitest";
 import { PostgresMemory } from "../postgres-memory.js";
+import { FTS_CONTENT_VERSION } from "../store/fts-vector.js";
 import { forEachTestDatabase } from "../test-support/test-database.js";
 import { openTestMemory } from "../test-support/test-memory.js";
 import { SCHEMA_VERSION } from "./migrations.js";
@@ -23,6 +24,7 @@ forEachTestDatabase((database) => {
         { key: "embedding_fingerprint", value: "hashing\u0001hashing-v1\u00018" },
         { key: "embedding_model", value: "hashing-v1" },
         { key: "embedding_provider", value: "hashing" },
+        { key: "fts_content_version", value: FTS_CONTENT_VERSION },
         { key: "schema_version", value: String(SCHEMA_VERSION) },
         { key: "text_search_config", value: "english" },
       ]);
