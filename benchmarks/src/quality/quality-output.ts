@@ -31,16 +31,24 @@ interface Summary {
   groups: Map<string, GroupSummary>;
 }
 
-/** Figures, charts and the table of one quality run. */
-export function buildQualityOutput(runs: readonly EngineRun[], stats: DatasetStats, k: number): SuiteOutput {
+/** Recall cut-offs of the depth chart and the first table. */
+const RECALL_DEPTHS = [5, 10, 20, 40] as const;
+
+/** Figures, charts and tables of one quality run; `depth` is the number of results asked for. */
+export function buildQualityOutput(
+  runs: readonly EngineRun[],
+  stats: DatasetStats,
+  depth: number,
+): SuiteOutput {
   const summaries = runs.map((run) => ({ run, groups: aggregateByCategory(run.scored) }));
   return {
     figures: summaries.flatMap(figuresOf),
     charts: [
       chart(summaries, "locomo-recall-at-10", "LoCoMo turn-level recall@10", "recall@10"),
       chart(summaries, "locomo-mrr", "LoCoMo turn-level MRR", "mrr"),
+      depthChart(summaries),
     ],
-    tables: [table(summaries, stats, k)],
+    tables: [pooledTable(summaries, stats, depth), categoryTable(summaries)],
   };
 }
 
@@ -75,21 +83,55 @@ function chart(summaries: readonly Summary[], id: string, title: string, metric:
   };
 }
 
+/** Pooled recall at each depth: how much more a caller finds by asking for more results. */
+function depthChart(summaries: readonly Summary[]): ChartSpec {
+  return {
+    id: "locomo-recall-by-depth",
+    title: "LoCoMo turn-level recall by depth (categories 1–4 pooled)",
+    kind: "line",
+    xLabel: "results asked for",
+    yLabel: "recall",
+    series: summaries.map((s) => ({
+      name: s.run.engine,
+      points: RECALL_DEPTHS.map((d) => ({ x: d, y: meanOf(s, POOLED_GROUP, `recall@${d}`) })),
+    })),
+  };
+}
+
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
-function table(summaries: readonly Summary[], stats: DatasetStats, k: number): TableSpec {
+const POOLED_COLUMNS: ReadonlyArray<[string, MetricName]> = [
+  ["recall@1", "recall@1"],
+  ...RECALL_DEPTHS.map((d): [string, MetricName] => [`recall@${d}`, `recall@${d}`]),
+  ["MRR", "mrr"],
+  ["nDCG@10", "ndcg@10"],
+];
+
+function pooledTable(summaries: readonly Summary[], stats: DatasetStats, depth: number): TableSpec {
   return {
     title: "LoCoMo turn-level retrieval (categories 1–4 pooled)",
-    columns: ["engine", "recall@1", "recall@5", "recall@10", "MRR", "nDCG@10", "cat5 recall@10"],
+    columns: ["engine", ...POOLED_COLUMNS.map(([label]) => label), "cat5 recall@10"],
     rows: summaries.map((s) => [
       s.run.engine,
-      ...METRIC_NAMES.map((metric) => round(meanOf(s, POOLED_GROUP, metric))),
+      ...POOLED_COLUMNS.map(([, metric]) => round(meanOf(s, POOLED_GROUP, metric))),
       round(meanOf(s, "cat5", "recall@10")),
     ]),
     note:
       `${stats.conversations} conversations, ${stats.turns} turns, ${stats.questions} questions ` +
       `(${stats.unscorable} without a known evidence turn left out, ${stats.droppedEvidence} unknown ` +
       `evidence ids dropped); one document per turn ("speaker: text [image: caption]"), ` +
-      `the question as the query, top ${k}; means over questions.`,
+      `the question as the query, top ${depth} asked, MRR and nDCG cut at 10; means over questions.`,
+  };
+}
+
+/** recall@10 per category; the header counts each category's questions (the same for every engine). */
+function categoryTable(summaries: readonly Summary[]): TableSpec {
+  const groups = [...CHART_GROUPS, "cat5"];
+  const counts = summaries[0]?.groups;
+  return {
+    title: "LoCoMo turn-level recall@10 per question category",
+    columns: ["engine", ...groups.map((g) => `${g} (${counts?.get(g)?.count ?? 0})`)],
+    rows: summaries.map((s) => [s.run.engine, ...groups.map((g) => round(meanOf(s, g, "recall@10")))]),
+    note: "Categories as numbered in the dataset (5 is adversarial); scored questions in brackets.",
   };
 }

@@ -30,13 +30,22 @@ describe("qualitySuite on the tiny fixture", () => {
   it("reports every metric per engine and category under the agreed ids", () => {
     const ids = new Set(output.figures.map((f) => f.id));
     for (const engine of ENGINE_NAMES) {
-      for (const metric of ["recall@1", "recall@5", "recall@10", "mrr", "ndcg@10"]) {
+      for (const metric of [
+        "recall@1",
+        "recall@5",
+        "recall@10",
+        "recall@20",
+        "recall@40",
+        "mrr",
+        "ndcg@10",
+      ]) {
         for (const group of ["cat1-4", "cat1", "cat2", "cat3", "cat4", "cat5"]) {
           expect(ids.has(`quality.locomo.${engine}.${metric}.${group}`)).toBe(true);
         }
       }
     }
-    expect(output.figures).toHaveLength(ENGINE_NAMES.length * (30 + 2));
+    // 7 metrics × 6 groups, the question count and the search p50.
+    expect(output.figures).toHaveLength(ENGINE_NAMES.length * (42 + 2));
   });
 
   it("gives values that follow from the fixture", () => {
@@ -55,19 +64,57 @@ describe("qualitySuite on the tiny fixture", () => {
     expect(p50?.value).toBeGreaterThan(0);
   });
 
-  it("charts recall@10 and MRR per category and a table row per engine", () => {
-    expect(output.charts.map((c) => c.id)).toEqual(["locomo-recall-at-10", "locomo-mrr"]);
+  it("charts recall@10 and MRR per category and recall by depth", () => {
+    expect(output.charts.map((c) => c.id)).toEqual([
+      "locomo-recall-at-10",
+      "locomo-mrr",
+      "locomo-recall-by-depth",
+    ]);
     const recall = output.charts[0];
     expect(recall?.series.map((s) => s.name)).toEqual([...ENGINE_NAMES]);
     expect(recall?.series[0]?.points.map((p) => p.x)).toEqual(["cat1", "cat2", "cat3", "cat4", "cat1-4"]);
-    const table = output.tables[0];
-    expect(table?.rows.map((r) => r[0])).toEqual([...ENGINE_NAMES]);
-    expect(table?.columns).toHaveLength(7);
-    expect(table?.note).toContain("2 unknown evidence ids dropped");
+    const depth = output.charts[2];
+    expect(depth?.kind).toBe("line");
+    expect(depth?.series[0]?.points.map((p) => p.x)).toEqual([5, 10, 20, 40]);
+  });
+
+  it("tables recall at every depth per engine, and recall@10 per category", () => {
+    const [pooled, perCategory] = output.tables;
+    expect(pooled?.rows.map((r) => r[0])).toEqual([...ENGINE_NAMES]);
+    expect(pooled?.columns).toEqual([
+      "engine",
+      "recall@1",
+      "recall@5",
+      "recall@10",
+      "recall@20",
+      "recall@40",
+      "MRR",
+      "nDCG@10",
+      "cat5 recall@10",
+    ]);
+    expect(pooled?.note).toContain("2 unknown evidence ids dropped");
+    expect(pooled?.note).toContain("top 40 asked");
+    // Scored fixture questions: cat1 1 (the other has no known evidence), cat2 1, cat3 1, cat4 2, cat5 1.
+    expect(perCategory?.columns).toEqual([
+      "engine",
+      "cat1 (1)",
+      "cat2 (1)",
+      "cat3 (1)",
+      "cat4 (2)",
+      "cat1-4 (5)",
+      "cat5 (1)",
+    ]);
+    // "What did they talk about the first time?" shares no word but stop words with its two
+    // evidence turns: keyword search finds neither; fts5-baseline matches "the" and finds one.
+    const row = (engine: string) => perCategory?.rows.find((r) => r[0] === engine);
+    expect(row("claw-bm25")).toEqual(["claw-bm25", 1, 1, 0, 1, 0.8, 1]);
+    expect(row("fts5-baseline")).toEqual(["fts5-baseline", 1, 1, 0.5, 1, 0.9, 1]);
   });
 
   it("logs progress per engine and conversation", () => {
     expect(lines[0]).toContain("1 conversations, 7 turns, 6 questions");
-    expect(lines.filter((l) => l.includes("conv-tiny") && l.endsWith("done"))).toHaveLength(4);
+    expect(lines.filter((l) => l.includes("conv-tiny") && l.endsWith("done"))).toHaveLength(
+      ENGINE_NAMES.length,
+    );
   });
 });

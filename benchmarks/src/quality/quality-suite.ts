@@ -2,15 +2,17 @@ import { join } from "node:path";
 import type { Suite, SuiteContext, SuiteOutput } from "../suite.js";
 import { createAllEngines } from "./engines/all-engines.js";
 import { realProviderEngine } from "./engines/real-provider.js";
+import { wordVectorEngines } from "./engines/word-vector-engines.js";
 import { evaluateEngines, scorableQuestions } from "./evaluate-engines.js";
 import { type Conversation, loadConversationDataset } from "./locomo-loader.js";
 import { buildQualityOutput, type DatasetStats } from "./quality-output.js";
+import { METRIC_DEPTH, SEARCH_DEPTH } from "./retrieval-metrics.js";
 
-/** Results asked of every search; recall@10, MRR and nDCG@10 need no more. */
-export const QUALITY_K = 10;
+/** Rank cut-off of MRR and nDCG. */
+export const QUALITY_K = METRIC_DEPTH;
 
-/** Conversations in the "ci" profile: enough to catch a regression in well under a minute. */
-export const CI_CONVERSATIONS = 2;
+/** Results asked of every search: recall is reported down to this depth. */
+export { SEARCH_DEPTH };
 
 export const LOCOMO_FILE = join("locomo", "locomo10-dev.json");
 
@@ -34,13 +36,14 @@ export function datasetStats(conversations: readonly Conversation[]): DatasetSta
 export const qualitySuite: Suite = {
   name: "quality",
   description:
-    "LoCoMo turn-level retrieval (recall@1/5/10, MRR, nDCG@10 per question category) of claw-bm25 " +
-    "and claw-hybrid against plain SQLite FTS5 and Orama BM25",
+    "LoCoMo turn-level retrieval (recall@1/5/10/20/40, MRR, nDCG@10 per question category) of " +
+    "claw-bm25 and claw-hybrid, stored as core and as conversation turns, against plain SQLite FTS5 " +
+    "and Orama BM25; the full profile adds hybrid on averaged word vectors",
 
   async run(ctx: SuiteContext): Promise<SuiteOutput> {
     const path = join(ctx.dataDir, LOCOMO_FILE);
-    const loaded = await loadConversationDataset(path);
-    const conversations = ctx.profile === "ci" ? loaded.slice(0, CI_CONVERSATIONS) : loaded;
+    // Every profile runs every conversation (≈ 30 s on 2 cores): fewer would hide regressions.
+    const conversations = await loadConversationDataset(path);
     const stats = datasetStats(conversations);
     ctx.log(
       `quality: ${stats.conversations} conversations, ${stats.turns} turns, ${stats.questions} questions ` +
@@ -49,11 +52,12 @@ export const qualitySuite: Suite = {
     if (stats.droppedEvidence > 0) {
       ctx.log(`quality: ${stats.droppedEvidence} evidence ids name no turn and are dropped`);
     }
+    const wordvec = ctx.profile === "full" ? await wordVectorEngines(ctx.workDir, ctx.log) : [];
     const real = await realProviderEngine(process.env, ctx.workDir, ctx.log);
     if (real.note !== undefined) ctx.log(`quality: ${real.note}`);
-    const engines = [...createAllEngines(ctx.workDir), ...(real.engine ? [real.engine] : [])];
-    const runs = await evaluateEngines(engines, conversations, { k: QUALITY_K, log: ctx.log });
-    const output = buildQualityOutput(runs, stats, QUALITY_K);
+    const engines = [...createAllEngines(ctx.workDir), ...wordvec, ...(real.engine ? [real.engine] : [])];
+    const runs = await evaluateEngines(engines, conversations, { k: SEARCH_DEPTH, log: ctx.log });
+    const output = buildQualityOutput(runs, stats, SEARCH_DEPTH);
     if (real.note !== undefined) {
       output.tables.push({ title: "Real embedding provider", columns: ["provider"], rows: [[real.note]] });
     }

@@ -61,9 +61,42 @@ describe("questionMetrics", () => {
     expect(m["recall@1"]).toBe(0);
     expect(m["recall@5"]).toBe(0.5);
     expect(m["recall@10"]).toBe(1);
+    expect(m["recall@20"]).toBe(1);
+    expect(m["recall@40"]).toBe(1);
     expect(m.mrr).toBe(0.5);
     // DCG = 1/log2(3) + 1/log2(7) = 0.63093 + 0.35621; IDCG = 1.63093
     expect(m["ndcg@10"]).toBeCloseTo(0.98714 / 1.63093, 4);
+  });
+});
+
+describe("deep recall", () => {
+  it("counts evidence down to rank 20 and 40, while MRR and nDCG stop at 10", () => {
+    const fillers = (n: number, from: number) => Array.from({ length: n }, (_, i) => `f${from + i}`);
+    // Evidence at ranks 3, 15 and 35.
+    const ranked = [
+      ...fillers(2, 0),
+      "a",
+      ...fillers(11, 2),
+      "b",
+      ...fillers(19, 13),
+      "c",
+      ...fillers(5, 32),
+    ];
+    const m = questionMetrics(ranked, ["a", "b", "c", "d"]);
+    expect(ranked.indexOf("b")).toBe(14);
+    expect(ranked.indexOf("c")).toBe(34);
+    expect(m["recall@10"]).toBe(0.25);
+    expect(m["recall@20"]).toBe(0.5);
+    expect(m["recall@40"]).toBe(0.75);
+    expect(m.mrr).toBeCloseTo(1 / 3);
+  });
+
+  it("gives no credit below rank 10 to MRR even when evidence is found deeper", () => {
+    const ranked = [...Array.from({ length: 12 }, (_, i) => `x${i}`), "a"];
+    const m = questionMetrics(ranked, ["a"]);
+    expect(m["recall@20"]).toBe(1);
+    expect(m.mrr).toBe(0);
+    expect(m["ndcg@10"]).toBe(0);
   });
 });
 
@@ -72,6 +105,8 @@ describe("aggregateByCategory", () => {
     "recall@1": value,
     "recall@5": value,
     "recall@10": value,
+    "recall@20": value,
+    "recall@40": value,
     mrr: value,
     "ndcg@10": value,
   });

@@ -10,13 +10,26 @@ export interface QuestionMetrics {
   "recall@1": number;
   "recall@5": number;
   "recall@10": number;
+  "recall@20": number;
+  "recall@40": number;
   mrr: number;
   "ndcg@10": number;
 }
 
 export type MetricName = keyof QuestionMetrics;
 
-export const METRIC_NAMES: readonly MetricName[] = ["recall@1", "recall@5", "recall@10", "mrr", "ndcg@10"];
+export const METRIC_NAMES: readonly MetricName[] = [
+  "recall@1",
+  "recall@5",
+  "recall@10",
+  "recall@20",
+  "recall@40",
+  "mrr",
+  "ndcg@10",
+];
+
+/** Results a search must return for every metric: the deepest recall cut-off. */
+export const SEARCH_DEPTH = 40;
 
 /** The ranking without repeats: an engine returning a turn twice must not count it twice. */
 function distinct(ranked: readonly string[]): string[] {
@@ -70,6 +83,8 @@ export function questionMetrics(ranked: readonly string[], evidence: readonly st
     "recall@1": recallAt(ranked, relevant, 1),
     "recall@5": recallAt(ranked, relevant, 5),
     "recall@10": recallAt(ranked, relevant, 10),
+    "recall@20": recallAt(ranked, relevant, 20),
+    "recall@40": recallAt(ranked, relevant, 40),
     mrr: reciprocalRank(ranked, relevant),
     "ndcg@10": ndcgAt(ranked, relevant),
   };

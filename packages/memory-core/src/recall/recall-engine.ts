@@ -172,7 +172,7 @@ async function fuse<R extends RecallRow>(
   keyword: readonly ScoredRow<R>[],
   vector: readonly VectorHit[],
   cover: (row: RecallRow) => number,
-): Promise<ScoredRow<R>[]> {
+): Promise<RankedRow<R>[]> {
   const rows = new Map(keyword.map((h) => [h.row.rid, h.row]));
   const missing = vector.filter((v) => !rows.has(v.rid)).map((v) => v.rid);
   if (missing.length > 0) for (const row of await source.rows(missing)) rows.set(row.rid, row);
@@ -187,10 +187,14 @@ async function fuse<R extends RecallRow>(
     return c;
   };
   const strengths = strengthsOf(strategy, mode, keyword, vector, coverageOfRid);
-  const scored: ScoredRow<R>[] = [];
+  const scored: RankedRow<R>[] = [];
   for (const [rid, strength] of strengths) {
     const row = rows.get(rid);
-    if (row !== undefined) scored.push({ row, score: calibratedScore(coverageOfRid(rid), strength) });
+    if (row === undefined) continue;
+    const score = calibratedScore(coverageOfRid(rid), strength);
+    // Embedding mode keeps the vector order (what the user asked for: similarity, not words); the
+    // score still has the one meaning of every mode.
+    scored.push({ row, score, rank: mode === "embedding" ? strength : score });
   }
   return scored;
 }
@@ -231,19 +235,26 @@ function strengthsOf(
   return new Map(merged.map((m, i) => [Number(m.id), relative[i] ?? 0]));
 }
 
-/** Bounded recency for everything but core entries, then best first (ties by rid). */
+/** A scored row and the key it is ordered by (its score, or in embedding mode its similarity). */
+type RankedRow<R extends RecallRow> = ScoredRow<R> & { rank?: number };
+
+/**
+ * Bounded recency for everything but core entries (on the score and the order key alike), then
+ * best first (ties by rid).
+ */
 function decay<R extends RecallRow>(
   settings: RecallEngineSettings,
   now: Date,
-  scored: readonly ScoredRow<R>[],
+  scored: readonly RankedRow<R>[],
 ): ScoredRow<R>[] {
   const { decayHalfLifeDays: halfLife, decayFloor: floor } = settings;
   return scored
-    .map((s) => ({
-      row: s.row,
-      score: decayFor(s.row.category, s.score, ageInDays(s.row.updated_at, now), halfLife, floor),
-    }))
-    .sort((a, b) => b.score - a.score || a.row.rid - b.row.rid);
+    .map((s) => {
+      const kept = decayFor(s.row.category, 1, ageInDays(s.row.updated_at, now), halfLife, floor);
+      return { row: s.row, score: s.score * kept, rank: (s.rank ?? s.score) * kept };
+    })
+    .sort((a, b) => b.rank - a.rank || b.score - a.score || a.row.rid - b.row.rid)
+    .map(({ row, score }) => ({ row, score }));
 }
 
 function diversify<R extends RecallRow>(
