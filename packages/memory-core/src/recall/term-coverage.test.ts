@@ -62,3 +62,15 @@ describe("byCoverage", () => {
     expect(byCoverage(hits, ["tea"])).toEqual(hits);
   });
 });
+
+describe("termCoverage on ASCII text", () => {
+  it("finds a stem at the start, the end and after punctuation, never inside a word", () => {
+    const cover = (content: string, terms: string[]) => termCoverage({ key: "", content }, terms);
+    expect(cover("runs.", ["running"])).toBe(1);
+    expect(cover("(racing) boats", ["race", "boat"])).toBe(1);
+    expect(cover("outrun the restart", ["run", "start"])).toBe(0);
+    expect(cover("don't panic", ["don't"])).toBe(1);
+    expect(cover("plain ascii", ["咖啡"])).toBe(0);
+    expect(cover("plain ascii", [""])).toBe(0);
+  });
+});

@@ -5,9 +5,6 @@ const COVERAGE_EXPONENT = 0.75;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL.
 const ASCII = /^[\x00-\x7f]*$/;
-/** Words as the index sees them: letters and digits, an apostrophe inside a word kept. */
-const WORD = /[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu;
-const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+)*/g;
 
 interface Hit<R> {
   row: R;
@@ -40,26 +37,72 @@ export function termCoverage(row: { key: string; content: string }, terms: reado
   return coverageOf(terms)(row);
 }
 
-/** termCoverage with the terms' stems computed once, for scoring many rows against one query. */
+/** The cover function of the last query: the keyword stage and the engine share its cache. */
+let last: { key: string; cover: (row: { key: string; content: string }) => number } | null = null;
+
+/**
+ * termCoverage with the terms' stems computed once, for scoring many rows against one query; each
+ * row's coverage is kept while the same query's cover function is in use (the keyword stage and
+ * the recall engine score the same rows).
+ */
 export function coverageOf(terms: readonly string[]): (row: { key: string; content: string }) => number {
-  if (terms.length === 0) return () => 0;
+  const key = terms.join("\u0000");
+  if (last !== null && last.key === key) return last.cover;
   const wanted = terms.map((term) =>
     Array.from(term).some(isCjkChar) ? { cjk: term, stem: "" } : { cjk: null, stem: stemOf(term) },
   );
-  const anyCjk = wanted.some((w) => w.cjk !== null);
-  return (row) => {
+  // A word can only have a wanted stem if it starts with the same two letters (stemming changes
+  // ends only): the other words are never stemmed.
+  const starts = new Set(wanted.filter((w) => w.cjk === null).map((w) => w.stem.slice(0, 2)));
+  const known = new WeakMap<object, number>();
+  const cover = (row: { key: string; content: string }): number => {
+    if (wanted.length === 0) return 0;
+    const cached = known.get(row);
+    if (cached !== undefined) return cached;
     const raw = `${row.key}\n${row.content}`;
     const ascii = ASCII.test(raw);
-    // NFKC leaves ASCII unchanged; skipping it there saves most of this function's time.
+    // NFKC leaves ASCII unchanged; skipping it there saves most of the normalisation's time.
     const text = (ascii ? raw : raw.normalize("NFKC")).toLowerCase().replace(/\u2019/g, "'");
-    const stems = new Set<string>();
-    for (const match of text.matchAll(ascii ? ASCII_WORD : WORD)) stems.add(stemOf(match[0]));
     let found = 0;
-    for (const w of wanted) {
-      if (w.cjk !== null ? anyCjk && text.includes(w.cjk) : stems.has(w.stem)) found++;
+    if (ascii) {
+      // ASCII text holds no CJK term.
+      for (const w of wanted) if (w.cjk === null && hasAsciiWordWithStem(text, w.stem)) found++;
+    } else {
+      const stems = new Set<string>();
+      for (const word of text.split(SEPARATORS)) if (starts.has(word.slice(0, 2))) stems.add(stemOf(word));
+      for (const w of wanted) if (w.cjk !== null ? text.includes(w.cjk) : stems.has(w.stem)) found++;
     }
-    return found / wanted.length;
+    const coverage = found / wanted.length;
+    known.set(row, coverage);
+    return coverage;
   };
+  last = { key, cover };
+  return cover;
+}
+
+/** What separates words: anything but letters, digits and an apostrophe (kept inside "don't"). */
+const SEPARATORS = /[^\p{L}\p{N}']+/u;
+
+/** a-z, 0-9 and the apostrophe, for lower-case ASCII text. */
+function isAsciiWordChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 39;
+}
+
+/**
+ * Whether lower-case ASCII `text` has a word whose stem is `stem`. Only words that start with the
+ * stem's first two letters are cut out and stemmed (stemming changes ends only), found by indexOf
+ * rather than by splitting the whole text: most words of an entry are never looked at.
+ */
+function hasAsciiWordWithStem(text: string, stem: string): boolean {
+  const start = stem.slice(0, 2);
+  if (start === "") return false;
+  for (let i = text.indexOf(start); i >= 0; i = text.indexOf(start, i + 1)) {
+    if (i > 0 && isAsciiWordChar(text.charCodeAt(i - 1))) continue;
+    let end = i + start.length;
+    while (end < text.length && isAsciiWordChar(text.charCodeAt(end))) end++;
+    if (stemOf(text.slice(i, end)) === stem) return true;
+  }
+  return false;
 }
 
 /**

@@ -17,11 +17,11 @@ export function previousTurnText(statements: StatementCache, turn: TurnPosition)
   const row = statements
     .get(
       `SELECT coalesce(fts_text, content) FROM memories
-       WHERE namespace = ? AND session_id = ? AND (created_at < ? OR (created_at = ? AND rid < ?))
+       WHERE namespace = ? AND session_id = ? AND (created_at, rid) < (?, ?)
        ORDER BY created_at DESC, rid DESC LIMIT 1`,
     )
     .pluck()
-    .get(turn.namespace, turn.sessionId, turn.createdAt, turn.createdAt, turn.rid) as string | undefined;
+    .get(turn.namespace, turn.sessionId, turn.createdAt, turn.rid) as string | undefined;
   return row ?? null;
 }
 
@@ -44,10 +44,10 @@ export function refreshNextTurn(statements: StatementCache, turn: TurnPosition):
   const next = statements
     .get(
       `SELECT rid, key, coalesce(fts_text, content) AS body, created_at FROM memories
-       WHERE namespace = ? AND session_id = ? AND (created_at > ? OR (created_at = ? AND rid > ?))
+       WHERE namespace = ? AND session_id = ? AND (created_at, rid) > (?, ?)
        ORDER BY created_at, rid LIMIT 1`,
     )
-    .get(turn.namespace, turn.sessionId, turn.createdAt, turn.createdAt, turn.rid) as
+    .get(turn.namespace, turn.sessionId, turn.createdAt, turn.rid) as
     | { rid: number; key: string; body: string; created_at: string }
     | undefined;
   if (next === undefined) return;
