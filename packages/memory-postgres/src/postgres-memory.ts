@@ -187,7 +187,7 @@ export class PostgresMemory implements Memory {
     this.assertOpen();
     const pairs = refsOf(refs, field);
     if (pairs.length === 0) return 0;
-    const removed = await this.db((db) => deleteRefs(db, this.parts.names, pairs));
+    const removed = await this.db((db) => deleteRefs(db, this.parts.names, pairs, this.textSearchConfig));
     await this.afterWrite(removed > 0);
     return removed;
   }
@@ -262,7 +262,7 @@ export class PostgresMemory implements Memory {
     });
     const written = await this.db(() =>
       inTransaction(this.parts.pool, async (tx) => {
-        await deleteRefs(tx, this.parts.names, removals);
+        await deleteRefs(tx, this.parts.names, removals, this.textSearchConfig);
         return writeEntries(tx, writes, this.writeOptions());
       }),
     );

@@ -13,8 +13,8 @@ describe("vectorWeight", () => {
     const agreeing = [2, 1, 3, 4].map((id, i) => ({ id, similarity: 0.9 - i / 10 }));
     const disagreeing = [9, 8, 7, 1].map((id, i) => ({ id, similarity: 0.9 - i / 10 }));
     const signals = { keywordCoverage: 0.5 };
-    expect(vectorWeight(keyword, agreeing, signals)).toBeCloseTo(0.5, 12);
-    expect(vectorWeight(keyword, disagreeing, signals)).toBeCloseTo(0.125, 12);
+    expect(vectorWeight(keyword, agreeing, signals)).toBeCloseTo(0.5 ** 2, 12);
+    expect(vectorWeight(keyword, disagreeing, signals)).toBeCloseTo(0.125 ** 2, 12);
   });
 
   it("lets the vector list decide alone when no keyword hit was found", () => {

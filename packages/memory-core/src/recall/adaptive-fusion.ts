@@ -52,10 +52,12 @@ export function adaptiveFusion(
 }
 
 /**
- * The vector list's weight in [0, 1]: the agreement of the two lists' best hits times the doubt
- * the keyword list leaves (1 − the best keyword hit's coverage of the query's terms). Measured on
- * LoCoMo with the offline hashing embedder, which is a noisy copy of the keyword signal: RRF
- * 0.613 recall@10 against 0.720 keyword-only, this fusion 0.720.
+ * The vector list's weight in [0, 1]: (agreement × doubt)², the agreement of the two lists' best
+ * hits times the doubt the keyword list leaves (1 − the best keyword hit's coverage of the
+ * query's terms), squared so that partial trust counts for little. Measured on LoCoMo (recall@10,
+ * keyword-only 0.720): with the offline hashing embedder, a noisy copy of the keyword signal, RRF
+ * 0.613 and this fusion 0.720; with averaged 100-d word vectors, RRF 0.671, this fusion 0.721
+ * (0.719 without the square).
  */
 export function vectorWeight(
   keyword: readonly KeywordCandidate[],
@@ -69,5 +71,5 @@ export function vectorWeight(
   const shared = topVector.filter((v) => topKeyword.has(v.id)).length;
   const agreement = shared / Math.min(AGREEMENT_DEPTH, topKeyword.size, topVector.length);
   const doubt = 1 - Math.min(1, Math.max(0, signals.keywordCoverage));
-  return agreement * doubt;
+  return (agreement * doubt) ** 2;
 }

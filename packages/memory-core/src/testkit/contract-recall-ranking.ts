@@ -146,5 +146,24 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
       // The context is indexed, never stored: the content is what was written.
       expect((await memory.get("may"))?.content).toBe("Went to the pottery class");
     });
+
+    it("finds a turn by the words of the turn before it, and forgets them with it", async () => {
+      // Neighbour lending off: only the indexed context can find the answer.
+      const memory = await open("bm25", { sessionContextWeight: 0 });
+      const turn = (key: string, content: string, minute: number) => ({
+        key,
+        content,
+        category: "conversation",
+        sessionId: "s1",
+        createdAt: `2025-05-30T10:0${minute}:00.000Z`,
+      });
+      // Written out of order: the question arrives after the answer it precedes.
+      await memory.import([turn("a", "Caroline: Bouldering, twice a week.", 2)]);
+      await memory.import([turn("q", "Melanie: Which sport did you pick up this spring?", 1)]);
+      const keys = async (query: string) => (await memory.recall(query, { limit: 5 })).map((e) => e.key);
+      expect(await keys("which sport this spring")).toEqual(["q", "a"]);
+      expect(await memory.forget("q")).toBe(true);
+      expect(await keys("which sport this spring")).toEqual([]);
+    });
   });
 }

@@ -18,18 +18,22 @@ export function ftsIndexText(text: string): string {
 
 /**
  * The version of what the tsvector holds; a store indexed with an older one is rebuilt on open.
- * 2: the entry's context (its date) at weight D.
+ * 3: the entry's context (its date and, for a session turn, the turn before it) at weight D.
  */
-export const FTS_CONTENT_VERSION = "2";
+export const FTS_CONTENT_VERSION = "3";
 
 /** ts_rank_cd's weights {D, C, B, A}: context (D) counts half as much as key and text. */
 export const FTS_RANK_WEIGHTS = "{0.5,1,1,1}";
 
-/** The context an entry is indexed with (core's entryContext: its date forms), folded like text. */
-export function ftsContextText(createdAt: string | Date): string {
+/**
+ * The context an entry is indexed with (core's entryContext: its date forms and the previous turn
+ * of its session, when given), folded like text.
+ */
+export function ftsContextText(createdAt: string | Date, previousTurn: string | null = null): string {
   const date = createdAt instanceof Date ? createdAt : new Date(createdAt);
   const iso = Number.isNaN(date.getTime()) ? String(createdAt) : date.toISOString();
-  return entryContext(iso, null).normalize("NFKC").toLowerCase();
+  const previous = previousTurn === null ? null : ftsIndexText(previousTurn);
+  return entryContext(iso, previous).normalize("NFKC").toLowerCase();
 }
 
 /**

@@ -24,6 +24,30 @@ forEachTestDatabase((database) => {
       expect(meta.rows).toEqual([{ value: "english" }]);
     });
 
+    it("a store indexed before contexts is re-indexed with them when opened", async () => {
+      const first = await openTestMemory(database());
+      await first.import([
+        {
+          key: "q",
+          content: "Which sport did you pick up?",
+          sessionId: "s",
+          createdAt: "2023-05-08T10:00:00Z",
+        },
+        { key: "a", content: "Bouldering, twice a week.", sessionId: "s", createdAt: "2023-05-08T10:01:00Z" },
+      ]);
+      await first.close();
+      const schema = schemaOf(first);
+      // As an older version left it: key and text only, and no content version.
+      await database().query(
+        `UPDATE "${schema}".claw_memories SET fts = to_tsvector('simple', key) || to_tsvector('simple', content)`,
+      );
+      await database().query(`DELETE FROM "${schema}".claw_meta WHERE key = 'fts_content_version'`);
+      const settings = { sessionContextWeight: 0 };
+      const upgraded = await openTestMemory(database(), { schema, settings });
+      expect(keys(await upgraded.recall("which sport", { mode: "bm25" }))).toEqual(["q", "a"]);
+      expect(keys(await upgraded.recall("2023-05-08", { mode: "bm25" })).sort()).toEqual(["a", "q"]);
+    });
+
     it("another language's stemmer, e.g. german", async () => {
       const memory = await openTestMemory(database(), { textSearchConfig: "german" });
       await memory.store("haus", "Wir kaufen zwei Häuser in Berlin");

@@ -18,8 +18,20 @@ export async function rebuildFullText(
 ): Promise<number> {
   let done = 0;
   for (let after = 0; ; ) {
-    const { rows } = await db.query<{ rid: number; key: string; content: string; created_at: Date }>(
-      `SELECT rid, key, content, created_at FROM ${names.memories} WHERE rid > $1 ORDER BY rid LIMIT ${BATCH_ROWS}`,
+    const { rows } = await db.query<{
+      rid: number;
+      key: string;
+      content: string;
+      created_at: Date;
+      previous: string | null;
+    }>(
+      `SELECT r.rid, r.key, r.content, r.created_at,
+         CASE WHEN r.session_id IS NULL THEN NULL ELSE
+           (SELECT p.content FROM ${names.memories} p
+            WHERE p.namespace = r.namespace AND p.session_id = r.session_id
+              AND (p.created_at, p.rid) < (r.created_at, r.rid)
+            ORDER BY p.created_at DESC, p.rid DESC LIMIT 1) END AS previous
+       FROM ${names.memories} r WHERE r.rid > $1 ORDER BY r.rid LIMIT ${BATCH_ROWS}`,
       [after],
     );
     if (rows.length === 0) return done;
@@ -32,7 +44,7 @@ export async function rebuildFullText(
         rows.map((r) => ftsIndexText(r.key)),
         rows.map((r) => ftsIndexText(r.content)),
         textSearchConfig,
-        rows.map((r) => ftsContextText(r.created_at)),
+        rows.map((r) => ftsContextText(r.created_at, r.previous)),
       ],
     );
     done += rows.length;

@@ -3,6 +3,7 @@ import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 import { entryColumns, type PgEntryRow } from "./entry-row.js";
 import { ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+import { refreshTurnContexts } from "./session-context.js";
 
 /** One entry as written: the row (as get() reads it) and whether it still needs a vector. */
 export interface WrittenRow {
@@ -34,7 +35,15 @@ export async function writeEntries(
   const written: WrittenRow[] = [];
   for (const chunk of chunks(writes)) {
     const ready = await withFreeIds(db, chunk, options);
-    written.push(...(await upsert(db, ready, options)));
+    const rows = await upsert(db, ready, options);
+    written.push(...rows);
+    // Session turns: their own context (the turn before) and that of the turn after them.
+    const turns = rows.flatMap(({ row }) =>
+      row.session_id === null
+        ? []
+        : [{ namespace: row.namespace, sessionId: row.session_id, createdAt: row.created_at, rid: row.rid }],
+    );
+    await refreshTurnContexts(db, options.names, options.textSearchConfig, turns, true);
   }
   return written;
 }
