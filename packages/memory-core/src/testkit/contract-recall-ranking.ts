@@ -1,7 +1,12 @@
 import type { Memory, MemoryEntry, SearchMode } from "@claw/memory-api";
 import { describe, expect, it } from "vitest";
 import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
-import { type MemoryContractHarness, manualClock, openContractMemory } from "./contract-harness.js";
+import {
+  expectInvalid,
+  type MemoryContractHarness,
+  manualClock,
+  openContractMemory,
+} from "./contract-harness.js";
 
 const DAY = 86_400_000;
 const NOW = "2025-06-01T12:00:00.000Z";
@@ -78,6 +83,12 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
       const found = await memory.recall("orchid watering schedule", { limit: 3 });
       expect(scoreOf(found, "week") / scoreOf(found, "fresh")).toBeCloseTo(0.9, 6);
       expect(scoreOf(found, "core")).toBeCloseTo(scoreOf(found, "fresh"), 6);
+    });
+
+    it("refuses a `now` that is not a time, naming it", async () => {
+      const memory = await open("bm25");
+      await expectInvalid(memory, "now", () => memory.recall("orchid", { now: "next tuesday" }));
+      await expectInvalid(memory, "now", () => memory.recall("orchid", { now: 5 as unknown as string }));
     });
 
     it("measures ages from the recall's `now` option", async () => {

@@ -1,4 +1,6 @@
 import { entryContext, toFtsIndexText } from "@claw/memory-core";
+import type { Queryable } from "../db/pool.js";
+import type { SqlNames } from "../db/sql-names.js";
 
 /**
  * Most characters of an entry's text that go into its tsvector: PostgreSQL refuses a tsvector over
@@ -44,4 +46,36 @@ export function ftsContextText(createdAt: string | Date, previousTurn: string | 
  */
 export function ftsVectorSql(key: string, text: string, config: string, context: string): string {
   return `(to_tsvector('simple', ${key}) || to_tsvector('simple', ${text}) || to_tsvector(${config}::regconfig, ${text}) || setweight(to_tsvector('simple', coalesce(${context}, '')), 'D'))`;
+}
+
+/** What an entry's tsvector is made of, as read back from its row. */
+export interface FtsSource {
+  rid: number;
+  key: string;
+  content: string;
+  created_at: string | Date;
+  /** The content of the turn before it in its session, if any. */
+  previous: string | null;
+}
+
+/** Writes the tsvectors of `rows` in one statement. */
+export async function writeFtsVectors(
+  db: Queryable,
+  names: SqlNames,
+  textSearchConfig: string,
+  rows: readonly FtsSource[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `UPDATE ${names.memories} m SET fts = ${ftsVectorSql("v.fts_key", "v.fts_text", "$4", "v.fts_context")}
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $5::text[]) AS v(rid, fts_key, fts_text, fts_context)
+     WHERE m.rid = v.rid`,
+    [
+      rows.map((r) => r.rid),
+      rows.map((r) => ftsIndexText(r.key)),
+      rows.map((r) => ftsIndexText(r.content)),
+      textSearchConfig,
+      rows.map((r) => ftsContextText(r.created_at, r.previous)),
+    ],
+  );
 }

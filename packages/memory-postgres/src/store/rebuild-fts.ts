@@ -2,7 +2,7 @@ import { MemoryError } from "@claw/memory-api";
 import { readMeta, writeMeta } from "../db/meta.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
-import { FTS_CONTENT_VERSION, ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+import { FTS_CONTENT_VERSION, type FtsSource, writeFtsVectors } from "./fts-vector.js";
 
 const BATCH_ROWS = 1000;
 
@@ -18,13 +18,7 @@ export async function rebuildFullText(
 ): Promise<number> {
   let done = 0;
   for (let after = 0; ; ) {
-    const { rows } = await db.query<{
-      rid: number;
-      key: string;
-      content: string;
-      created_at: Date;
-      previous: string | null;
-    }>(
+    const { rows } = await db.query<FtsSource>(
       `SELECT r.rid, r.key, r.content, r.created_at,
          CASE WHEN r.session_id IS NULL THEN NULL ELSE
            (SELECT p.content FROM ${names.memories} p
@@ -35,18 +29,7 @@ export async function rebuildFullText(
       [after],
     );
     if (rows.length === 0) return done;
-    await db.query(
-      `UPDATE ${names.memories} m SET fts = ${ftsVectorSql("v.fts_key", "v.fts_text", "$4", "v.fts_context")}
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $5::text[]) AS v(rid, fts_key, fts_text, fts_context)
-       WHERE m.rid = v.rid`,
-      [
-        rows.map((r) => r.rid),
-        rows.map((r) => ftsIndexText(r.key)),
-        rows.map((r) => ftsIndexText(r.content)),
-        textSearchConfig,
-        rows.map((r) => ftsContextText(r.created_at, r.previous)),
-      ],
-    );
+    await writeFtsVectors(db, names, textSearchConfig, rows);
     done += rows.length;
     after = (rows[rows.length - 1] as { rid: number }).rid;
     onBatch?.(done);

@@ -3,7 +3,7 @@
 // are indexed again with what now precedes them.
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
-import { ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+import { type FtsSource, writeFtsVectors } from "./fts-vector.js";
 
 /** Where a turn sits (or sat) in its session: sessions are ordered by created_at, then rid. */
 export interface TurnPosition {
@@ -26,13 +26,7 @@ export async function refreshTurnContexts(
 ): Promise<void> {
   if (turns.length === 0) return;
   const m = names.memories;
-  const { rows } = await db.query<{
-    rid: number;
-    key: string;
-    content: string;
-    created_at: string | Date;
-    previous: string | null;
-  }>(
+  const { rows } = await db.query<FtsSource>(
     `WITH t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::bigint[])
          AS t(namespace, session_id, created_at, rid)
@@ -60,17 +54,5 @@ export async function refreshTurnContexts(
       self,
     ],
   );
-  if (rows.length === 0) return;
-  await db.query(
-    `UPDATE ${m} m SET fts = ${ftsVectorSql("v.fts_key", "v.fts_text", "$4", "v.fts_context")}
-     FROM unnest($1::bigint[], $2::text[], $3::text[], $5::text[]) AS v(rid, fts_key, fts_text, fts_context)
-     WHERE m.rid = v.rid`,
-    [
-      rows.map((r) => r.rid),
-      rows.map((r) => ftsIndexText(r.key)),
-      rows.map((r) => ftsIndexText(r.content)),
-      textSearchConfig,
-      rows.map((r) => ftsContextText(r.created_at, r.previous)),
-    ],
-  );
+  await writeFtsVectors(db, names, textSearchConfig, rows);
 }
