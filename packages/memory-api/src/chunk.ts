@@ -5,4 +5,6 @@ export interface Chunk {
   endLine: number;
   /** The heading the piece sits under, repeated at the top of `text` for pieces after the first. */
   heading?: string;
+  /** The titles of the headings the piece sits under, outermost first, joined by " > ". */
+  headingPath?: string;
 }

@@ -43,4 +43,10 @@ export interface MemoryEntry {
   embedding?: Float32Array;
   /** Entries indexed from Markdown files. */
   source?: MemorySource;
+  /**
+   * Words the entry is also found by, at a lower weight than its content, without being part of
+   * it: e.g. the heading path of a document chunk. Indexed beside the entry's date and, for a
+   * session turn, the turn before it.
+   */
+  context?: string;
 }

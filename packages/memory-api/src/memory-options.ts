@@ -7,6 +7,8 @@ export interface StoreOptions {
   sessionId?: string;
   /** 0..1; computed from the content and category when not given. */
   importance?: number;
+  /** Words the entry is also found by, at a lower weight (MemoryEntry.context). */
+  context?: string;
 }
 
 export interface RecallOptions {

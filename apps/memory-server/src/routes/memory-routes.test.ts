@@ -10,7 +10,13 @@ describe("entry routes", () => {
       method: "POST",
       url: "/v1/memories",
       headers: auth,
-      payload: { key: "tz", content: "The user lives in Lisbon", category: "core", sessionId: "s1" },
+      payload: {
+        key: "tz",
+        content: "The user lives in Lisbon",
+        category: "core",
+        sessionId: "s1",
+        context: "Profile > Home",
+      },
     });
     expect(stored.statusCode).toBe(200);
     expect(stored.json()).toMatchObject({
@@ -23,6 +29,7 @@ describe("entry routes", () => {
     const got = await app.inject({ method: "GET", url: "/v1/memories/tz", headers: auth });
     expect(got.statusCode).toBe(200);
     expect(got.json().content).toBe("The user lives in Lisbon");
+    expect(got.json().context).toBe("Profile > Home");
 
     const listed = await app.inject({ method: "GET", url: "/v1/memories?limit=10", headers: auth });
     expect(listed.json().entries.map((e: { key: string }) => e.key)).toEqual(["tz"]);

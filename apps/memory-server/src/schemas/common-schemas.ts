@@ -45,6 +45,7 @@ export const EntrySchema = Type.Object({
   score: Type.Optional(Type.Number()),
   embedding: Type.Optional(Type.Array(Type.Number())),
   source: Type.Optional(SourceSchema),
+  context: Type.Optional(Type.String()),
 });
 
 export const ErrorSchema = Type.Object({

@@ -24,6 +24,13 @@ export const storeSchema = {
       namespace: Type.Optional(NamespaceSchema),
       sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
       importance: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+      context: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 4096,
+          description: "More words the entry is found by, at a lower weight (e.g. a heading path).",
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -5,6 +5,9 @@ import { scoreImportance } from "../text/importance.js";
 import * as check from "../validate-input.js";
 import type { EntryWrite } from "./write-entries.js";
 
+/** Longest MemoryEntry.context accepted, in UTF-8 bytes. */
+export const MAX_CONTEXT_BYTES = 4096;
+
 /** The fields store() and import() accept for one entry. */
 export type EntryInput = Partial<MemoryEntry> & { embedding?: Float32Array | number[] };
 
@@ -42,6 +45,7 @@ export function toEntryWrite(
     ? (check.optionalText(input.supersededBy, field("supersededBy"), 4096) ?? null)
     : null;
   const givenId = isImport ? check.optionalText(input.id, field("id"), 256) : undefined;
+  const context = check.optionalText(input.context, field("context"), MAX_CONTEXT_BYTES) ?? null;
   return {
     key,
     content,
@@ -56,6 +60,7 @@ export function toEntryWrite(
     updatedAt,
     embedding: isImport ? embeddingOf(input.embedding, field("embedding"), dimensions) : null,
     source: isImport ? sourceOf(input.source, field("source")) : null,
+    context,
     keepCreatedAt: !isImport,
   };
 }

@@ -18,6 +18,7 @@ export interface EntryRow<V = Buffer> {
   source_path: string | null;
   source_start: number | null;
   source_end: number | null;
+  context: string | null;
   embedding?: V | null;
 }
 
@@ -28,7 +29,7 @@ export type MemoryRow = EntryRow<Buffer>;
 export function entryColumns(withEmbedding: boolean): string {
   const base =
     "m.rid, m.id, m.key, m.content, m.category, m.created_at, m.updated_at, m.session_id, m.namespace, " +
-    "m.importance, m.superseded_by, m.source_path, m.source_start, m.source_end";
+    "m.importance, m.superseded_by, m.source_path, m.source_start, m.source_end, m.context";
   return withEmbedding ? `${base}, m.embedding` : base;
 }
 
@@ -64,6 +65,7 @@ export function rowToEntry<V = Buffer>(
   if (row.source_path !== null) {
     entry.source = { path: row.source_path, startLine: row.source_start ?? 1, endLine: row.source_end ?? 1 };
   }
+  if (row.context !== null && row.context !== undefined) entry.context = row.context;
   if (score !== undefined) entry.score = score;
   if (row.embedding) entry.embedding = decode(row.embedding);
   return entry;

@@ -88,13 +88,13 @@ export function rebuildFullTextIndex(statements: StatementCache): void {
     .get(
       `SELECT rid, key, coalesce(fts_text, content), created_at,
          CASE WHEN session_id IS NULL THEN NULL ELSE lag(coalesce(fts_text, content))
-           OVER (PARTITION BY namespace, session_id ORDER BY created_at, rid) END
+           OVER (PARTITION BY namespace, session_id ORDER BY created_at, rid) END, context
        FROM memories`,
     )
     .raw()
-    .all() as [number, string, string, string, string | null][];
-  for (const [rid, key, body, createdAt, previous] of rows) {
-    insert.run(rid, key, body, entryContext(createdAt, previous));
+    .all() as [number, string, string, string, string | null, string | null][];
+  for (const [rid, key, body, createdAt, previous, extra] of rows) {
+    insert.run(rid, key, body, entryContext(createdAt, previous, extra));
   }
 }
 

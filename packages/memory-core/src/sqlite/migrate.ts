@@ -70,6 +70,7 @@ function addMissingColumns(db: Database): void {
     source_start: "INTEGER",
     source_end: "INTEGER",
     fts_text: "TEXT",
+    context: "TEXT",
     content_hash: "TEXT NOT NULL DEFAULT ''",
   };
   for (const column of MEMORY_COLUMNS) {
@@ -187,7 +188,7 @@ function ensureFts(db: Database, statements: StatementCache): void {
 function backfillHashes(db: Database, statements: StatementCache): void {
   const rows = db
     .prepare(
-      `SELECT rid, key, content, fts_text, namespace, session_id, created_at FROM memories
+      `SELECT rid, key, content, fts_text, namespace, session_id, created_at, context FROM memories
        WHERE content_hash = ''`,
     )
     .all() as Array<{
@@ -198,6 +199,7 @@ function backfillHashes(db: Database, statements: StatementCache): void {
     namespace: string;
     session_id: string | null;
     created_at: string;
+    context: string | null;
   }>;
   const update = db.prepare(`UPDATE memories SET content_hash = @hash, fts_text = @fts,
     embedding_content_hash = CASE WHEN embedding IS NOT NULL AND embedding_content_hash IS NULL
@@ -212,6 +214,7 @@ function backfillHashes(db: Database, statements: StatementCache): void {
         sessionId: row.session_id,
         createdAt: row.created_at,
         rid: row.rid,
+        extra: row.context,
       });
       reindexFullText(statements, row.rid, row.key, fts ?? row.content, context);
     }

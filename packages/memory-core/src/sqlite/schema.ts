@@ -2,7 +2,7 @@
  * The one place the database's shape is declared. Migrations (migrate.ts) build on these
  * statements; nothing else creates tables.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** The memories table. `rid` is an explicit INTEGER PRIMARY KEY so VACUUM never renumbers the
  *  rowids that the FTS and vector indexes point at. */
@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS memories (
   fts_text TEXT,
   source_path TEXT,
   source_start INTEGER,
-  source_end INTEGER
+  source_end INTEGER,
+  context TEXT
 )`;
 
 export const MEMORY_COLUMNS = [
@@ -47,6 +48,7 @@ export const MEMORY_COLUMNS = [
   "source_path",
   "source_start",
   "source_end",
+  "context",
 ] as const;
 
 export const CREATE_MEMORY_INDEXES = `

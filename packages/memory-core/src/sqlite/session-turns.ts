@@ -25,14 +25,23 @@ export function previousTurnText(statements: StatementCache, turn: TurnPosition)
   return row ?? null;
 }
 
-/** The context an entry is indexed with: its date and, in a session, the previous turn. */
+/**
+ * The context an entry is indexed with: its date, its own `extra` context (MemoryEntry.context)
+ * and, in a session, the previous turn.
+ */
 export function contextOf(
   statements: StatementCache,
-  entry: { namespace: string; sessionId: string | null; createdAt: string; rid: number },
+  entry: {
+    namespace: string;
+    sessionId: string | null;
+    createdAt: string;
+    rid: number;
+    extra: string | null;
+  },
 ): string {
   const previous =
     entry.sessionId === null ? null : previousTurnText(statements, { ...entry, sessionId: entry.sessionId });
-  return entryContext(entry.createdAt, previous);
+  return entryContext(entry.createdAt, previous, entry.extra);
 }
 
 /**
@@ -43,12 +52,12 @@ export function contextOf(
 export function refreshNextTurn(statements: StatementCache, turn: TurnPosition): void {
   const next = statements
     .get(
-      `SELECT rid, key, coalesce(fts_text, content) AS body, created_at FROM memories
+      `SELECT rid, key, coalesce(fts_text, content) AS body, created_at, context FROM memories
        WHERE namespace = ? AND session_id = ? AND (created_at, rid) > (?, ?)
        ORDER BY created_at, rid LIMIT 1`,
     )
     .get(turn.namespace, turn.sessionId, turn.createdAt, turn.rid) as
-    | { rid: number; key: string; body: string; created_at: string }
+    | { rid: number; key: string; body: string; created_at: string; context: string | null }
     | undefined;
   if (next === undefined) return;
   const context = contextOf(statements, {
@@ -56,6 +65,7 @@ export function refreshNextTurn(statements: StatementCache, turn: TurnPosition):
     sessionId: turn.sessionId,
     createdAt: next.created_at,
     rid: next.rid,
+    extra: next.context,
   });
   reindexFullText(statements, next.rid, next.key, next.body, context);
 }

@@ -28,6 +28,8 @@ export interface EntryWrite {
   /** Only a vector of the store's current dimensions is given here. */
   embedding: Float32Array | null;
   source: { path: string; startLine: number; endLine: number } | null;
+  /** MemoryEntry.context: more words the entry is found by. */
+  context: string | null;
   /** When false (store()), an update keeps the row's created_at; import() carries its own. */
   keepCreatedAt: boolean;
   /** INSERT OR IGNORE: an existing (namespace, key) is left as it is (import's onConflict "skip"). */
@@ -44,14 +46,15 @@ export interface WriteResult {
 // (a bulk import spends ~25 µs per entry in all).
 const INSERT_NEW = `INSERT INTO memories (id, key, content, category, namespace, session_id, importance,
     superseded_by, created_at, updated_at, content_hash, fts_text, source_path, source_start, source_end,
-    embedding, embedding_content_hash)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    embedding, embedding_content_hash, context)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT(namespace, key) DO NOTHING`;
 
 const UPDATE_EXISTING = `UPDATE memories SET key = @key, content = @content, category = @category,
     session_id = @session_id, importance = @importance, superseded_by = @superseded_by,
     created_at = @created_at, updated_at = @updated_at, content_hash = @content_hash, fts_text = @fts_text,
     source_path = @source_path, source_start = @source_start, source_end = @source_end,
+    context = @context,
     embedding = CASE WHEN @keep THEN embedding ELSE @embedding END,
     embedding_content_hash = CASE WHEN @keep THEN embedding_content_hash ELSE @embedding_content_hash END
   WHERE rid = @rid`;
@@ -108,6 +111,7 @@ export function writeEntry(
       source?.endLine ?? null,
       blob,
       blob === null ? null : hash,
+      write.context,
     );
   let rid: number;
   let entryId = id;
@@ -118,6 +122,7 @@ export function writeEntry(
     sessionId: write.sessionId,
     createdAt,
     rid: at,
+    extra: write.context,
   });
   if (inserted.changes > 0) {
     rid = Number(inserted.lastInsertRowid);
@@ -153,6 +158,7 @@ export function writeEntry(
       source_path: source?.path ?? null,
       source_start: source?.startLine ?? null,
       source_end: source?.endLine ?? null,
+      context: write.context,
       keep: keepVector ? 1 : 0,
       embedding: blob,
       embedding_content_hash: blob === null ? null : hash,
@@ -190,6 +196,7 @@ export function writeEntry(
       source_path: source?.path ?? null,
       source_start: source?.startLine ?? null,
       source_end: source?.endLine ?? null,
+      context: write.context,
     }),
     job: hasVector ? null : { rid, namespace: write.namespace, hash, content: write.content },
   };

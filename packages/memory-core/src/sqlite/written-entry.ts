@@ -41,6 +41,7 @@ function roundTrips(row: MemoryRow): boolean {
     row.session_id,
     row.superseded_by,
     row.source_path,
+    row.context,
   ]) {
     if (text !== null && LONE_SURROGATE.test(text)) return false;
   }

@@ -158,6 +158,31 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
       expect((await memory.get("may"))?.content).toBe("Went to the pottery class");
     });
 
+    it("finds an entry by the context its writer gives, which is kept apart from its content", async () => {
+      const memory = await open("bm25");
+      await memory.store("chunk", "Use PostgreSQL 16 with pgvector.", {
+        context: "Project Falcon > Decisions > Database",
+      });
+      await memory.store("other", "Use tabs in the Makefile.");
+      expect((await memory.recall("falcon database")).map((e) => e.key)).toEqual(["chunk"]);
+      const entry = await memory.get("chunk");
+      expect(entry?.content).toBe("Use PostgreSQL 16 with pgvector.");
+      expect(entry?.context).toBe("Project Falcon > Decisions > Database");
+      // An update replaces it; the old words no longer find the entry.
+      await memory.store("chunk", "Use PostgreSQL 16 with pgvector.", { context: "Project Heron" });
+      expect(await memory.recall("falcon database")).toEqual([]);
+      expect((await memory.recall("heron")).map((e) => e.key)).toEqual(["chunk"]);
+      // Export and import carry it.
+      const exported = await memory.export();
+      const copy = await open("bm25");
+      await copy.import(exported);
+      expect((await copy.get("chunk"))?.context).toBe("Project Heron");
+      expect((await copy.recall("heron")).map((e) => e.key)).toEqual(["chunk"]);
+      await expectInvalid(memory, "context", () =>
+        memory.store("bad", "text", { context: 42 as unknown as string }),
+      );
+    });
+
     it("finds a turn by the words of the turn before it, and forgets them with it", async () => {
       // Neighbour lending off: only the indexed context can find the answer.
       const memory = await open("bm25", { sessionContextWeight: 0 });

@@ -1,5 +1,12 @@
+import type { Chunk } from "@claw/memory-api";
 import { describe, expect, it } from "vitest";
 import { chunkMarkdown } from "./chunk-markdown.js";
+
+/** Chunks without their heading paths (chunk-markdown.test.ts checks those): these tests are about
+ *  where the text is cut. */
+function cut(...args: Parameters<typeof chunkMarkdown>): Omit<Chunk, "headingPath">[] {
+  return chunkMarkdown(...args).map(({ headingPath: _path, ...chunk }) => chunk);
+}
 
 // maxTokens 10 → 40 characters per chunk, which keeps hand-computed expectations small.
 const SMALL = { maxTokens: 10 };
@@ -9,7 +16,7 @@ const line = (label: string, length: number): string => label.padEnd(length, "x"
 describe("chunkMarkdown splitting an oversized section", () => {
   it("packs whole paragraphs greedily and repeats the heading", () => {
     const doc = ["# H", "", line("a", 10), "", line("b", 10), "", line("c", 10), line("d", 10)].join("\n");
-    expect(chunkMarkdown(doc, SMALL)).toEqual([
+    expect(cut(doc, SMALL)).toEqual([
       { text: "# H\n\naxxxxxxxxx\n\nbxxxxxxxxx", startLine: 1, endLine: 5, heading: "# H" },
       { text: "# H\ncxxxxxxxxx\ndxxxxxxxxx", startLine: 7, endLine: 8, heading: "# H" },
     ]);
@@ -17,7 +24,7 @@ describe("chunkMarkdown splitting an oversized section", () => {
 
   it("splits a paragraph too long for one chunk on line boundaries", () => {
     const lines = [1, 2, 3, 4, 5].map((n) => line(`l${n}`, 15));
-    expect(chunkMarkdown(lines.join("\n"), SMALL)).toEqual([
+    expect(cut(lines.join("\n"), SMALL)).toEqual([
       { text: `${lines[0]}\n${lines[1]}`, startLine: 1, endLine: 2 },
       { text: `${lines[2]}\n${lines[3]}`, startLine: 3, endLine: 4 },
       { text: `${lines[4]}`, startLine: 5, endLine: 5 },
@@ -26,7 +33,7 @@ describe("chunkMarkdown splitting an oversized section", () => {
 
   it("keeps the heading with the first lines of a long paragraph", () => {
     const lines = [1, 2, 3, 4, 5].map((n) => line(`l${n}`, 15));
-    expect(chunkMarkdown(["## Notes", ...lines].join("\n"), SMALL)).toEqual([
+    expect(cut(["## Notes", ...lines].join("\n"), SMALL)).toEqual([
       { text: `## Notes\n${lines[0]}\n${lines[1]}`, startLine: 1, endLine: 3, heading: "## Notes" },
       { text: `## Notes\n${lines[2]}\n${lines[3]}`, startLine: 4, endLine: 5, heading: "## Notes" },
       { text: `## Notes\n${lines[4]}`, startLine: 6, endLine: 6, heading: "## Notes" },
@@ -35,7 +42,7 @@ describe("chunkMarkdown splitting an oversized section", () => {
 
   it("hard-splits a single line longer than a chunk", () => {
     const long = "0123456789".repeat(10);
-    const chunks = chunkMarkdown(long, SMALL);
+    const chunks = cut(long, SMALL);
     expect(chunks).toEqual([
       { text: long.slice(0, 40), startLine: 1, endLine: 1 },
       { text: long.slice(40, 80), startLine: 1, endLine: 1 },
@@ -45,7 +52,7 @@ describe("chunkMarkdown splitting an oversized section", () => {
 
   it("hard-splits under a heading, leaving room for the repeated heading", () => {
     const long = "0123456789".repeat(10);
-    const chunks = chunkMarkdown(`# T\n${long}`, SMALL);
+    const chunks = cut(`# T\n${long}`, SMALL);
     expect(chunks.map((chunk) => chunk.text)).toEqual([
       `# T\n${long.slice(0, 36)}`,
       `# T\n${long.slice(36, 72)}`,
@@ -60,7 +67,7 @@ describe("chunkMarkdown splitting an oversized section", () => {
 
   it("never cuts a surrogate pair", () => {
     const long = `a${"😀".repeat(50)}`;
-    const chunks = chunkMarkdown(long, SMALL);
+    const chunks = cut(long, SMALL);
     for (const chunk of chunks) {
       expect(chunk.text).not.toMatch(/\p{Cs}/u);
       expect(chunk.text.length).toBeLessThanOrEqual(40);
@@ -70,14 +77,14 @@ describe("chunkMarkdown splitting an oversized section", () => {
   });
 
   it("drops pieces that are only whitespace", () => {
-    const chunks = chunkMarkdown(`${" ".repeat(100)}x`, SMALL);
+    const chunks = cut(`${" ".repeat(100)}x`, SMALL);
     expect(chunks).toEqual([{ text: `${" ".repeat(20)}x`, startLine: 1, endLine: 1 }]);
   });
 
   it("does not repeat a heading longer than half a chunk, but still names it", () => {
     const heading = `# ${"h".repeat(28)}`;
     const body = [line("p", 15), line("q", 15)];
-    const chunks = chunkMarkdown([heading, ...body].join("\n"), SMALL);
+    const chunks = cut([heading, ...body].join("\n"), SMALL);
     expect(chunks).toEqual([
       { text: heading, startLine: 1, endLine: 1, heading },
       { text: body.join("\n"), startLine: 2, endLine: 3, heading },
@@ -86,7 +93,7 @@ describe("chunkMarkdown splitting an oversized section", () => {
 
   it("keeps every chunk within maxChars even for an absurd heading", () => {
     const heading = `# ${"h".repeat(100)}`;
-    const chunks = chunkMarkdown(`${heading}\nshort body`, SMALL);
+    const chunks = cut(`${heading}\nshort body`, SMALL);
     for (const chunk of chunks) expect(chunk.text.length).toBeLessThanOrEqual(40);
     // The heading is cut by characters; its last piece still has room for the next line.
     expect(chunks.map((chunk) => chunk.text).join("")).toBe(`${heading}\nshort body`);
@@ -99,7 +106,7 @@ describe("chunkMarkdown with overlap", () => {
 
   it("starts each later piece with the last whole lines of the previous one", () => {
     // 40 chars per chunk, up to 12 chars of overlap: exactly one 9-char line.
-    const chunks = chunkMarkdown(lines.slice(0, 6).join("\n"), { maxTokens: 10, overlapTokens: 3 });
+    const chunks = cut(lines.slice(0, 6).join("\n"), { maxTokens: 10, overlapTokens: 3 });
     expect(chunks).toEqual([
       { text: lines.slice(0, 4).join("\n"), startLine: 1, endLine: 4 },
       { text: lines.slice(3, 6).join("\n"), startLine: 4, endLine: 6 },
@@ -107,7 +114,7 @@ describe("chunkMarkdown with overlap", () => {
   });
 
   it("puts the overlap after the repeated heading", () => {
-    const chunks = chunkMarkdown(["# H", ...lines].join("\n"), { maxTokens: 10, overlapTokens: 3 });
+    const chunks = cut(["# H", ...lines].join("\n"), { maxTokens: 10, overlapTokens: 3 });
     expect(chunks).toEqual([
       { text: ["# H", ...lines.slice(0, 3)].join("\n"), startLine: 1, endLine: 4, heading: "# H" },
       { text: ["# H", ...lines.slice(2, 5)].join("\n"), startLine: 4, endLine: 6, heading: "# H" },
@@ -118,7 +125,7 @@ describe("chunkMarkdown with overlap", () => {
   it("takes several lines when they fit the overlap", () => {
     const short = ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b1", "b2", "b3", "b4", "b5"];
     // 20 chars per chunk (7 two-char lines), overlap 8 chars (3 lines: 2+1+2+1+2).
-    const chunks = chunkMarkdown(short.join("\n"), { maxTokens: 5, overlapTokens: 2 });
+    const chunks = cut(short.join("\n"), { maxTokens: 5, overlapTokens: 2 });
     expect(chunks.map((chunk) => [chunk.startLine, chunk.endLine])).toEqual([
       [1, 7],
       [5, 11],
@@ -130,7 +137,7 @@ describe("chunkMarkdown with overlap", () => {
   it("keeps a blank line that ended the previous piece between the overlap and the next line", () => {
     // A fenced block is one paragraph, so its blank line is split on like any other line.
     const doc = ["```", line("a", 9), line("b", 9), line("c", 9), "", line("d", 9), "```"].join("\n");
-    expect(chunkMarkdown(doc, { maxTokens: 10, overlapTokens: 3 })).toEqual([
+    expect(cut(doc, { maxTokens: 10, overlapTokens: 3 })).toEqual([
       { text: ["```", line("a", 9), line("b", 9), line("c", 9)].join("\n"), startLine: 1, endLine: 4 },
       { text: [line("c", 9), "", line("d", 9), "```"].join("\n"), startLine: 4, endLine: 7 },
     ]);
@@ -138,7 +145,7 @@ describe("chunkMarkdown with overlap", () => {
 
   it("does not overlap across sections", () => {
     const doc = ["# A", "alpha", "# B", "beta"].join("\n");
-    expect(chunkMarkdown(doc, { maxTokens: 10, overlapTokens: 5 })).toEqual([
+    expect(cut(doc, { maxTokens: 10, overlapTokens: 5 })).toEqual([
       { text: "# A\nalpha", startLine: 1, endLine: 2, heading: "# A" },
       { text: "# B\nbeta", startLine: 3, endLine: 4, heading: "# B" },
     ]);
@@ -180,7 +187,7 @@ describe("chunkMarkdown invariants on generated documents", () => {
     (seed, maxTokens, overlapTokens, split) => {
       const doc = generate(seed);
       const original = doc.split("\n");
-      const chunks = chunkMarkdown(doc, { maxTokens, overlapTokens });
+      const chunks = cut(doc, { maxTokens, overlapTokens });
       expect(chunks.length).toBeGreaterThan(0);
       // With small chunks some section is split, so the repeated-heading path is exercised.
       expect(

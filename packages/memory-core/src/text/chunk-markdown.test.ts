@@ -23,10 +23,28 @@ describe("chunkMarkdown on small documents", () => {
   it("returns one chunk per section with exact line numbers and headings", () => {
     expect(chunkMarkdown(DOC)).toEqual([
       { text: "Preamble line.", startLine: 1, endLine: 1 },
-      { text: "# Title\n\nIntro paragraph.", startLine: 3, endLine: 5, heading: "# Title" },
-      { text: "## Setup\nInstall it.", startLine: 7, endLine: 8, heading: "## Setup" },
-      { text: "## Empty", startLine: 11, endLine: 11, heading: "## Empty" },
-      { text: "### Usage ###\nRun it.", startLine: 12, endLine: 13, heading: "### Usage ###" },
+      {
+        text: "# Title\n\nIntro paragraph.",
+        startLine: 3,
+        endLine: 5,
+        heading: "# Title",
+        headingPath: "Title",
+      },
+      {
+        text: "## Setup\nInstall it.",
+        startLine: 7,
+        endLine: 8,
+        heading: "## Setup",
+        headingPath: "Title > Setup",
+      },
+      { text: "## Empty", startLine: 11, endLine: 11, heading: "## Empty", headingPath: "Title > Empty" },
+      {
+        text: "### Usage ###\nRun it.",
+        startLine: 12,
+        endLine: 13,
+        heading: "### Usage ###",
+        headingPath: "Title > Empty > Usage",
+      },
     ]);
   });
 
@@ -43,8 +61,8 @@ describe("chunkMarkdown on small documents", () => {
 
   it("accepts CRLF line endings", () => {
     expect(chunkMarkdown("# A\r\nbody\r\n# B\r\nmore\r\n")).toEqual([
-      { text: "# A\nbody", startLine: 1, endLine: 2, heading: "# A" },
-      { text: "# B\nmore", startLine: 3, endLine: 4, heading: "# B" },
+      { text: "# A\nbody", startLine: 1, endLine: 2, heading: "# A", headingPath: "A" },
+      { text: "# B\nmore", startLine: 3, endLine: 4, heading: "# B", headingPath: "B" },
     ]);
   });
 
@@ -59,7 +77,9 @@ describe("chunkMarkdown on small documents", () => {
       "## not a heading",
       "~~~",
     ].join("\n");
-    expect(chunkMarkdown(doc)).toEqual([{ text: doc, startLine: 1, endLine: 8, heading: "# Shell" }]);
+    expect(chunkMarkdown(doc)).toEqual([
+      { text: doc, startLine: 1, endLine: 8, heading: "# Shell", headingPath: "Shell" },
+    ]);
   });
 
   it("resumes heading detection after the fence closes", () => {
@@ -123,5 +143,23 @@ describe("chunkMarkdown option validation", () => {
     expect(chunkMarkdown("abcd", { maxTokens: 1, overlapTokens: 0 })).toEqual([
       { text: "abcd", startLine: 1, endLine: 1 },
     ]);
+  });
+});
+
+describe("chunkMarkdown heading paths", () => {
+  it("gives each chunk the titles of the headings above it, outermost first", () => {
+    const text =
+      "# Falcon\n\nIntro.\n\n## Decisions\n\nUse pgvector.\n\n### Database ###\n\nPostgreSQL 16.\n\n## Risks\n\nNone.\n";
+    const chunks = chunkMarkdown(text, { maxTokens: 400 });
+    expect(chunks.map((c) => c.headingPath)).toEqual([
+      "Falcon",
+      "Falcon > Decisions",
+      "Falcon > Decisions > Database",
+      "Falcon > Risks",
+    ]);
+  });
+
+  it("gives none to text before the first heading", () => {
+    expect(chunkMarkdown("Just text.\n")[0]?.headingPath).toBeUndefined();
   });
 });

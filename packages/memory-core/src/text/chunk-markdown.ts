@@ -39,8 +39,10 @@ export function chunkMarkdown(text: string, options: ChunkMarkdownOptions = {}):
   const maxChars = maxTokens * CHARS_PER_TOKEN;
   const overlapChars = overlapTokens * CHARS_PER_TOKEN;
   const chunks: Chunk[] = [];
+  const path = new HeadingPath();
   for (const section of splitSections(splitLines(text))) {
     const heading = section.heading;
+    const headingPath = heading === undefined ? undefined : path.enter(heading.text);
     // A heading taking more than half a chunk cannot be repeated and still leave room for content;
     // it is then packed as ordinary content, hard-split if need be, so no chunk exceeds maxChars.
     const repeatable = heading !== undefined && heading.text.length + 1 <= maxChars / 2;
@@ -50,10 +52,33 @@ export function chunkMarkdown(text: string, options: ChunkMarkdownOptions = {}):
       packer.addParagraph(paragraph.gap, paragraph.lines);
     }
     for (const piece of packer.finish()) {
-      chunks.push(heading === undefined ? piece : { ...piece, heading: heading.text.trim() });
+      chunks.push(heading === undefined ? piece : { ...piece, heading: heading.text.trim(), headingPath });
     }
   }
   return chunks;
+}
+
+/** The titles of the open headings, outermost first: "# A", "## B", "## C" gives "A > C". */
+class HeadingPath {
+  private readonly open: Array<{ level: number; title: string }> = [];
+
+  /** Enters an ATX heading line; returns the path down to it. */
+  enter(line: string): string {
+    const trimmed = line.trim();
+    const level = /^#{1,6}/.exec(trimmed)?.[0].length ?? 1;
+    const title = trimmed
+      .replace(/^#{1,6}\s*/, "")
+      .replace(/\s+#+\s*$/, "")
+      .trim();
+    while (this.open.length > 0 && (this.open[this.open.length - 1] as { level: number }).level >= level) {
+      this.open.pop();
+    }
+    this.open.push({ level, title });
+    return this.open
+      .map((h) => h.title)
+      .filter((t) => t !== "")
+      .join(" > ");
+  }
 }
 
 function requireNonNegativeInteger(field: string, value: unknown): void {

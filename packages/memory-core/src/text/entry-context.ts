@@ -54,9 +54,17 @@ function dateForms(timestamp: string): string {
   return `${iso} ${day} ${month} ${year} ${WEEKDAYS[date.getUTCDay()] as string}`;
 }
 
-/** The context text of an entry written at `createdAt`, after `previousTurn` (null: none). */
-export function entryContext(createdAt: string, previousTurn: string | null): string {
-  const date = dateContext(createdAt);
+/**
+ * The context text of an entry written at `createdAt`, with the caller's `extra` context
+ * (MemoryEntry.context) and after `previousTurn` (null: none).
+ */
+export function entryContext(
+  createdAt: string,
+  previousTurn: string | null,
+  extra: string | null = null,
+): string {
+  const date =
+    extra === null || extra === "" ? dateContext(createdAt) : `${dateContext(createdAt)}\n${extra}`;
   if (previousTurn === null || previousTurn === "") return date;
   const previous =
     previousTurn.length > PREVIOUS_TURN_MAX_CHARS

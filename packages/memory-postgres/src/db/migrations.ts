@@ -62,6 +62,11 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE SEQUENCE IF NOT EXISTS ${n.changes}`,
     ],
   },
+  {
+    version: 2,
+    // MemoryEntry.context: more words an entry is found by (indexed in its tsvector at weight D).
+    statements: (n) => [`ALTER TABLE ${n.memories} ADD COLUMN IF NOT EXISTS context text`],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

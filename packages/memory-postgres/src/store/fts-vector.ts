@@ -31,11 +31,17 @@ export const FTS_RANK_WEIGHTS = "{0.5,1,1,1}";
  * The context an entry is indexed with (core's entryContext: its date forms and the previous turn
  * of its session, when given), folded like text.
  */
-export function ftsContextText(createdAt: string | Date, previousTurn: string | null = null): string {
+export function ftsContextText(
+  createdAt: string | Date,
+  previousTurn: string | null = null,
+  extra: string | null = null,
+): string {
   const date = createdAt instanceof Date ? createdAt : new Date(createdAt);
   const iso = Number.isNaN(date.getTime()) ? String(createdAt) : date.toISOString();
   const previous = previousTurn === null ? null : ftsIndexText(previousTurn);
-  return entryContext(iso, previous).normalize("NFKC").toLowerCase();
+  return entryContext(iso, previous, extra === null ? null : ftsIndexText(extra))
+    .normalize("NFKC")
+    .toLowerCase();
 }
 
 /**
@@ -56,6 +62,8 @@ export interface FtsSource {
   created_at: string | Date;
   /** The content of the turn before it in its session, if any. */
   previous: string | null;
+  /** MemoryEntry.context. */
+  context: string | null;
 }
 
 /** Writes the tsvectors of `rows` in one statement. */
@@ -75,7 +83,7 @@ export async function writeFtsVectors(
       rows.map((r) => ftsIndexText(r.key)),
       rows.map((r) => ftsIndexText(r.content)),
       textSearchConfig,
-      rows.map((r) => ftsContextText(r.created_at, r.previous)),
+      rows.map((r) => ftsContextText(r.created_at, r.previous, r.context)),
     ],
   );
 }

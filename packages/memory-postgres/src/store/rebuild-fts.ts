@@ -19,7 +19,7 @@ export async function rebuildFullText(
   let done = 0;
   for (let after = 0; ; ) {
     const { rows } = await db.query<FtsSource>(
-      `SELECT r.rid, r.key, r.content, r.created_at,
+      `SELECT r.rid, r.key, r.content, r.created_at, r.context,
          CASE WHEN r.session_id IS NULL THEN NULL ELSE
            (SELECT p.content FROM ${names.memories} p
             WHERE p.namespace = r.namespace AND p.session_id = r.session_id

@@ -39,7 +39,7 @@ export async function refreshTurnContexts(
                ORDER BY n.created_at, n.rid LIMIT 1)
        FROM t
      )
-     SELECT r.rid, r.key, r.content, r.created_at,
+     SELECT r.rid, r.key, r.content, r.created_at, r.context,
        (SELECT p.content FROM ${m} p
         WHERE p.namespace = r.namespace AND p.session_id = r.session_id
           AND (p.created_at, p.rid) < (r.created_at, r.rid)

@@ -13,7 +13,7 @@ async function searchPaths(): Promise<string[]> {
   const memory = await openMemory(dir);
   const index = openIndex(memory, dir);
   await index.sync();
-  return (await index.search(QUERY, { mode: "bm25" })).map((hit) => hit.path);
+  return (await index.search(QUERY, { mode: "bm25" })).map((hit) => hit.path ?? hit.key);
 }
 
 describe("search ranks by relevance first, recency second", () => {

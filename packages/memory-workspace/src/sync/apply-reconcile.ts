@@ -64,6 +64,7 @@ function matches(current: MemoryEntry | undefined, wanted: IndexedEntry): boolea
     current.updatedAt === wanted.updatedAt &&
     current.supersededBy === undefined &&
     (current.sessionId ?? undefined) === wanted.sessionId &&
+    current.context === wanted.context &&
     current.source?.path === wanted.source.path &&
     current.source?.startLine === wanted.source.startLine &&
     current.source?.endLine === wanted.source.endLine

@@ -16,6 +16,8 @@ export interface IndexedEntry {
   updatedAt: string;
   source: MemorySource;
   sessionId?: string;
+  /** The chunk's heading path (MemoryEntry.context). */
+  context?: string;
 }
 
 export interface FileToIndex {
@@ -56,6 +58,8 @@ export function fileEntries(file: FileToIndex, text: string, options: FileEntrie
     content: chunk.text,
     category: file.category,
     source: { path: file.path, startLine: chunk.startLine, endLine: chunk.endLine },
+    // The headings above the chunk: a chunk deep in a section is found by its section's titles.
+    ...(chunk.headingPath === undefined ? {} : { context: chunk.headingPath }),
   }));
   const notes: string[] = [];
   if (file.date !== undefined) {
