@@ -201,5 +201,23 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
       expect(await memory.forget("q")).toBe(true);
       expect(await keys("which sport this spring")).toEqual([]);
     });
+
+    it("re-indexes the turn that followed a turn moved to another session", async () => {
+      const memory = await open("bm25", { sessionContextWeight: 0 });
+      const turn = (key: string, content: string, minute: number, sessionId: string) => ({
+        key,
+        content,
+        category: "conversation",
+        sessionId,
+        createdAt: `2025-05-30T10:0${minute}:00.000Z`,
+      });
+      await memory.import([
+        turn("q", "Melanie: Which sport did you pick up this spring?", 1, "s1"),
+        turn("a", "Caroline: Bouldering, twice a week.", 2, "s1"),
+      ]);
+      await memory.import([turn("q", "Melanie: Which sport did you pick up this spring?", 1, "s2")]);
+      const found = await memory.recall("which sport this spring", { limit: 5 });
+      expect(found.map((e) => e.key)).toEqual(["q"]);
+    });
   });
 }

@@ -3,7 +3,7 @@ import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 import { entryColumns, type PgEntryRow } from "./entry-row.js";
 import { ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
-import { refreshTurnContexts } from "./session-context.js";
+import { refreshTurnContexts, type TurnPosition } from "./session-context.js";
 
 /** One entry as written: the row (as get() reads it) and whether it still needs a vector. */
 export interface WrittenRow {
@@ -35,6 +35,7 @@ export async function writeEntries(
   const written: WrittenRow[] = [];
   for (const chunk of chunks(writes)) {
     const ready = await withFreeIds(db, chunk, options);
+    const before = await sessionPositions(db, ready, options.names);
     const rows = await upsert(db, ready, options);
     written.push(...rows);
     // Session turns: their own context (the turn before) and that of the turn after them.
@@ -44,8 +45,36 @@ export async function writeEntries(
         : [{ namespace: row.namespace, sessionId: row.session_id, createdAt: row.created_at, rid: row.rid }],
     );
     await refreshTurnContexts(db, options.names, options.textSearchConfig, turns, true);
+    // A turn that moved (another session or time): what followed it in its old place changes too.
+    await refreshTurnContexts(db, options.names, options.textSearchConfig, before, false);
   }
   return written;
+}
+
+/**
+ * Where the chunk's existing session turns sit before they are overwritten. Asked only when the
+ * chunk writes session turns, so that other writes pay no round trip for it (a turn taken out of
+ * its session leaves its follower's context as it was until the next rebuild).
+ */
+async function sessionPositions(
+  db: Queryable,
+  chunk: EntryWrite[],
+  names: SqlNames,
+): Promise<TurnPosition[]> {
+  if (!chunk.some((w) => w.sessionId !== null)) return [];
+  const { rows } = await db.query<{ namespace: string; session_id: string; created_at: string; rid: number }>(
+    `SELECT m.namespace, m.session_id, m.created_at, m.rid
+     FROM ${names.memories} m JOIN unnest($1::text[], $2::text[]) AS w(namespace, key)
+       ON m.namespace = w.namespace AND m.key = w.key
+     WHERE m.session_id IS NOT NULL`,
+    [chunk.map((w) => w.namespace), chunk.map((w) => w.key)],
+  );
+  return rows.map((r) => ({
+    namespace: r.namespace,
+    sessionId: r.session_id,
+    createdAt: r.created_at,
+    rid: r.rid,
+  }));
 }
 
 function* chunks(writes: readonly EntryWrite[]): Generator<EntryWrite[]> {
