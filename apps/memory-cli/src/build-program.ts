@@ -53,6 +53,7 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--namespace <ns>", 'default "default"')
     .option("--session <id>", "session the memory belongs to")
     .option("--importance <0..1>", "computed from the content when omitted")
+    .option("--context <text>", "more words the memory is found by (e.g. a heading path), not part of it")
     .option("--check-conflicts", "supersede older memories this one contradicts (conflict_threshold)")
     .action(action(async () => (await memory()).storeCommand));
 
@@ -74,8 +75,9 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--since <when>", "a date (2026-11-01) or an age (30d, 12h)")
     .option("--until <when>")
     .option("--category <names...>", "one or more categories (comma-separated or repeated)")
-    .option("--min-score <score>")
+    .option("--min-score <score>", "scores are in (0, 1]; 0.5 and above: every query term")
     .option("--include-superseded", "also show memories replaced by newer ones")
+    .option("--as-of <when>", "measure recency from this time (a date, or an age such as 30d)")
     .action(action(async () => (await memory()).recallCommand));
 
   program

@@ -22,6 +22,32 @@ describe("store / get / recall / list / forget / purge", () => {
     expect(human.stdout.trimEnd().endsWith("The user edits code in Helix")).toBe(true);
   });
 
+  it("stores a context the memory is found by, and recalls as of a time", async () => {
+    const ws = tempWorkspace();
+    const args = ["-w", ws, "store", "db", "Use PostgreSQL 16", "--context", "Project Falcon > Decisions"];
+    expect((await runInProcess([...args, "--category", "daily"])).code).toBe(0);
+    const found = await runInProcess(["-w", ws, "--json", "recall", "falcon", "--mode", "bm25"]);
+    const [hit] = JSON.parse(found.stdout) as Array<{ key: string; context: string; score: number }>;
+    expect(hit).toMatchObject({ key: "db", context: "Project Falcon > Decisions" });
+    // Decades on, the daily entry keeps the floor (0.8) of the score it has today.
+    const later = await runInProcess([
+      "-w",
+      ws,
+      "--json",
+      "recall",
+      "falcon",
+      "--mode",
+      "bm25",
+      "--as-of",
+      "2099-01-01",
+    ]);
+    const [old] = JSON.parse(later.stdout) as Array<{ score: number }>;
+    expect((old?.score as number) / (hit?.score as number)).toBeCloseTo(0.8, 6);
+    const bad = await runInProcess(["-w", ws, "recall", "falcon", "--as-of", "someday"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--as-of");
+  });
+
   it("refuses store without content on a terminal (exit 2)", async () => {
     const ws = tempWorkspace();
     const result = await runInProcess(["-w", ws, "store", "k"], { stdinIsTTY: true });

@@ -10,6 +10,7 @@ export interface StoreOptions {
   namespace?: string;
   session?: string;
   importance?: string;
+  context?: string;
   checkConflicts?: boolean;
 }
 
@@ -26,7 +27,13 @@ export async function storeCommand(
   }
   const importance = numberOption(opts.importance, "--importance");
   const memory = await ctx.memory();
-  const options = { category: opts.category, namespace: opts.namespace, sessionId: opts.session, importance };
+  const options = {
+    category: opts.category,
+    namespace: opts.namespace,
+    sessionId: opts.session,
+    importance,
+    context: opts.context,
+  };
   if (opts.checkConflicts) {
     const { storeWithConflictCheck } = await import("@claw/memory-lifecycle");
     const { entry, superseded } = await storeWithConflictCheck(memory, key, text, options);
@@ -64,6 +71,7 @@ export interface RecallOptions {
   category?: string[];
   minScore?: string;
   includeSuperseded?: boolean;
+  asOf?: string;
 }
 
 const MODES = ["hybrid", "embedding", "bm25"];
@@ -82,6 +90,7 @@ export async function recallCommand(ctx: CliContext, query: string, opts: Recall
     categories: listOption(opts.category) as MemoryCategory[] | undefined,
     minScore: numberOption(opts.minScore, "--min-score"),
     includeSuperseded: opts.includeSuperseded,
+    now: timeOption(opts.asOf, "--as-of", now),
   };
   const memory = await ctx.memory(opts.mode === "bm25" ? "none" : "resolve");
   const hits = await memory.recall(query, request);
