@@ -219,5 +219,32 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
       const found = await memory.recall("which sport this spring", { limit: 5 });
       expect(found.map((e) => e.key)).toEqual(["q"]);
     });
+
+    it("re-indexes the turn that followed a turn taken out of its session", async () => {
+      const memory = await open("bm25", { sessionContextWeight: 0 });
+      await memory.import([
+        {
+          key: "q",
+          content: "Melanie: Which sport did you pick up this spring?",
+          category: "conversation",
+          sessionId: "s1",
+          createdAt: "2025-05-30T10:01:00.000Z",
+        },
+        {
+          key: "a",
+          content: "Caroline: Bouldering, twice a week.",
+          category: "conversation",
+          sessionId: "s1",
+          createdAt: "2025-05-30T10:02:00.000Z",
+        },
+      ]);
+      const keys = async () =>
+        (await memory.recall("which sport this spring", { limit: 5 })).map((e) => e.key);
+      expect(await keys()).toEqual(["q", "a"]);
+      await memory.store("q", "Melanie: Which sport did you pick up this spring?", {
+        category: "conversation",
+      });
+      expect(await keys()).toEqual(["q"]);
+    });
   });
 }

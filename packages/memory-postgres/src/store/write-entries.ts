@@ -35,8 +35,8 @@ export async function writeEntries(
   const written: WrittenRow[] = [];
   for (const chunk of chunks(writes)) {
     const ready = await withFreeIds(db, chunk, options);
-    const before = await sessionPositions(db, ready, options.names);
-    const rows = await upsert(db, ready, options);
+    const upserted = await upsert(db, ready, options);
+    const rows = upserted.map(({ previousTurn: _, ...w }) => w);
     written.push(...rows);
     // Session turns: their own context (the turn before) and that of the turn after them.
     const turns = rows.flatMap(({ row }) =>
@@ -45,36 +45,12 @@ export async function writeEntries(
         : [{ namespace: row.namespace, sessionId: row.session_id, createdAt: row.created_at, rid: row.rid }],
     );
     await refreshTurnContexts(db, options.names, options.textSearchConfig, turns, true);
-    // A turn that moved (another session or time): what followed it in its old place changes too.
+    // A turn that moved (another session, another time, or out of its session): what followed it
+    // in its old place now follows another turn.
+    const before = upserted.flatMap((w) => (w.previousTurn === null ? [] : [w.previousTurn]));
     await refreshTurnContexts(db, options.names, options.textSearchConfig, before, false);
   }
   return written;
-}
-
-/**
- * Where the chunk's existing session turns sit before they are overwritten. Asked only when the
- * chunk writes session turns, so that other writes pay no round trip for it (a turn taken out of
- * its session leaves its follower's context as it was until the next rebuild).
- */
-async function sessionPositions(
-  db: Queryable,
-  chunk: EntryWrite[],
-  names: SqlNames,
-): Promise<TurnPosition[]> {
-  if (!chunk.some((w) => w.sessionId !== null)) return [];
-  const { rows } = await db.query<{ namespace: string; session_id: string; created_at: string; rid: number }>(
-    `SELECT m.namespace, m.session_id, m.created_at, m.rid
-     FROM ${names.memories} m JOIN unnest($1::text[], $2::text[]) AS w(namespace, key)
-       ON m.namespace = w.namespace AND m.key = w.key
-     WHERE m.session_id IS NOT NULL`,
-    [chunk.map((w) => w.namespace), chunk.map((w) => w.key)],
-  );
-  return rows.map((r) => ({
-    namespace: r.namespace,
-    sessionId: r.session_id,
-    createdAt: r.created_at,
-    rid: r.rid,
-  }));
 }
 
 function* chunks(writes: readonly EntryWrite[]): Generator<EntryWrite[]> {
@@ -109,7 +85,12 @@ async function withFreeIds(db: Queryable, chunk: EntryWrite[], options: WriteOpt
   return chunk.map((w) => (w.idFromCaller && taken.has(w.id) ? { ...w, id: options.newId() } : w));
 }
 
-async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions): Promise<WrittenRow[]> {
+/** A written row and, when it overwrote a session turn, where that turn sat. */
+interface UpsertedRow extends WrittenRow {
+  previousTurn: TurnPosition | null;
+}
+
+async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions): Promise<UpsertedRow[]> {
   const { names } = options;
   // Sorted so that two servers upserting overlapping keys lock rows in the same order.
   const rows = [...chunk].sort((a, b) =>
@@ -154,8 +135,23 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
         embedding_hash = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding_hash
           ELSE EXCLUDED.embedding_hash END,
         embed_claimed_until = CASE WHEN ${sameHash} THEN m.embed_claimed_until END`;
-  const result = await db.query<PgEntryRow & { content_hash: string; missing: boolean }>(
-    `INSERT INTO ${names.memories} AS m (id, key, content, category, namespace, session_id, importance,
+  // `old` reads the rows as they were before this statement (one snapshot): where each overwritten
+  // session turn sat, without a round trip of its own.
+  const result = await db.query<
+    PgEntryRow & {
+      content_hash: string;
+      missing: boolean;
+      old_session_id: string | null;
+      old_created_at: string | null;
+    }
+  >(
+    `WITH old AS (
+       SELECT o.rid, o.session_id, o.created_at
+       FROM ${names.memories} o JOIN unnest($5::text[], $2::text[]) AS w(namespace, key)
+         ON o.namespace = w.namespace AND o.key = w.key
+       WHERE o.session_id IS NOT NULL
+     )
+     INSERT INTO ${names.memories} AS m (id, key, content, category, namespace, session_id, importance,
        superseded_by, created_at, updated_at, content_hash, fts, source_path, source_start,
        source_end, embedding, embedding_hash, context)
      SELECT v.id, v.key, v.content, v.category, v.namespace, v.session_id, v.importance, v.superseded_by,
@@ -169,13 +165,19 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
             updated_at, content_hash, fts_key, fts_text, source_path, source_start, source_end, embedding,
             fts_context, context)
      ON CONFLICT (namespace, key) ${onConflict}
-     RETURNING ${entryColumns(false)}, m.content_hash, m.embedding IS NULL AS missing`,
+     RETURNING ${entryColumns(false)}, m.content_hash, m.embedding IS NULL AS missing,
+       (SELECT old.session_id FROM old WHERE old.rid = m.rid) AS old_session_id,
+       (SELECT old.created_at FROM old WHERE old.rid = m.rid) AS old_created_at`,
     params,
   );
-  return result.rows.map(({ content_hash, missing, ...row }) => ({
+  return result.rows.map(({ content_hash, missing, old_session_id, old_created_at, ...row }) => ({
     row,
     hash: content_hash,
     missingVector: missing,
+    previousTurn:
+      old_session_id === null || old_created_at === null
+        ? null
+        : { namespace: row.namespace, sessionId: old_session_id, createdAt: old_created_at, rid: row.rid },
   }));
 }
 
