@@ -40,6 +40,18 @@ export {
 } from "./embedding/resolve-provider.js";
 export { type ResolvedGenerator, resolveTextGenerator } from "./embedding/resolve-text-generator.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from "./embedding/retry-policy.js";
+export type { EntryFilter, RecallRequest } from "./facade/memory-requests.js";
+// The validation every storage engine's Memory runs (memory-postgres uses it as SqliteMemory does).
+export {
+  checkSearchMode,
+  countRequestOf,
+  entryRefOf,
+  exportFilterOf,
+  listRequestOf,
+  recallRequestOf,
+  topCoreRequestOf,
+} from "./facade/read-requests.js";
+export { type ImportContext, importInputOf, refsOf } from "./facade/write-requests.js";
 export { writeFileAtomic } from "./fs/write-file-atomic.js";
 export { attachMemoryContext, type MemoryContext, memoryContextOf } from "./memory-context.js";
 export {
@@ -75,7 +87,6 @@ export { EXPORT_PAGE_SIZE, exportPages } from "./sqlite/export-pages.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
 export type { EntryWrite } from "./sqlite/write-entries.js";
-export { type ImportContext, importInputOf } from "./sqlite/write-input.js";
 export { chunkMarkdown } from "./text/chunk-markdown.js";
 export { ageInDays, applyDecay } from "./text/decay.js";
 export { dateContext, entryContext } from "./text/entry-context.js";

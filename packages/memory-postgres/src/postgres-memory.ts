@@ -18,10 +18,14 @@ import type {
 import { MemoryError, silentLogger } from "@claw/memory-api";
 import {
   inputChecks as check,
+  countRequestOf,
   DEFAULT_CONFIG,
+  entryRefOf,
   exportPages,
+  listRequestOf,
   type MemorySettings,
   toEntryWrite,
+  topCoreRequestOf,
 } from "@claw/memory-core";
 import { bumpChanges } from "./db/change-stamp.js";
 import { inTransaction, storageError } from "./db/pool.js";
@@ -41,7 +45,7 @@ import { rowToEntry } from "./store/entry-row.js";
 import { importWritesOf } from "./store/import-input.js";
 import * as read from "./store/read-entries.js";
 import { rebuildFullText } from "./store/rebuild-fts.js";
-import { exportFilterOf, recallFilterOf, refsOf, storable } from "./store/request-input.js";
+import { exportFilterOf, recallRequestOf, refsOf, storable } from "./store/request-input.js";
 import { assertStorableEntry, assertStorableText } from "./store/text-guard.js";
 import { type WrittenRow, writeEntries } from "./store/write-entries.js";
 
@@ -133,46 +137,22 @@ export class PostgresMemory implements Memory {
 
   async get(key: string, options: NamespaceOption = {}): Promise<MemoryEntry | null> {
     this.assertOpen();
-    const namespace = check.namespaceOf(options.namespace, "namespace", false);
-    check.requireText(key, "key", 4096);
-    if (key.includes("\u0000") || namespace.includes("\u0000")) return null; // cannot be stored
-    return this.db((db) => read.getEntry(db, this.parts.names, namespace, key));
+    const { namespace, key: k } = entryRefOf(key, options);
+    if (k.includes("\u0000") || namespace.includes("\u0000")) return null; // cannot be stored
+    return this.db((db) => read.getEntry(db, this.parts.names, namespace, k));
   }
 
   async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
     this.assertOpen();
     options.signal?.throwIfAborted();
-    if (typeof query !== "string") throw MemoryError.invalidInput("query", "expected a string");
-    const request = {
-      query: query.length > 65_536 ? query.slice(0, 65_536) : query,
-      limit: check.limitOf(options.limit, "limit", 5, this.settings.recallLimitMax),
-      mode: options.mode ?? this.settings.searchMode,
-      filter: recallFilterOf(options),
-      minScore: check.optionalNumber(options.minScore, "minScore"),
-      withEmbeddings: check.optionalBoolean(options.withEmbeddings, "withEmbeddings") ?? false,
-      signal: options.signal,
-      now: check.instantOf(options.now, "now"),
-    };
-    if (!["hybrid", "embedding", "bm25"].includes(request.mode)) {
-      throw MemoryError.invalidInput(
-        "mode",
-        `expected "hybrid", "embedding" or "bm25", got ${String(request.mode)}`,
-      );
-    }
+    const request = recallRequestOf(query, options, this.settings);
     return this.db(() => this.recaller.recall(request));
   }
 
   async list(options: ListOptions = {}): Promise<MemoryEntry[]> {
     this.assertOpen();
-    const filter = storable({
-      namespace: check.namespaceOf(options.namespace, "namespace", true),
-      categories:
-        options.category === undefined ? undefined : [check.categoryOf(options.category, "category")],
-      sessionId: check.optionalText(options.sessionId, "sessionId"),
-    });
-    const limit = check.limitOf(options.limit, "limit", 100, 10_000);
-    const offset = check.offsetOf(options.offset, "offset");
-    return this.db((db) => read.listEntries(db, this.parts.names, filter, limit, offset));
+    const { filter, limit, offset } = listRequestOf(options);
+    return this.db((db) => read.listEntries(db, this.parts.names, storable(filter), limit, offset));
   }
 
   async forget(key: string, options: NamespaceOption = {}): Promise<boolean> {
@@ -221,29 +201,24 @@ export class PostgresMemory implements Memory {
 
   async count(options: { namespace?: string; category?: MemoryCategory } = {}): Promise<number> {
     this.assertOpen();
-    const namespace =
-      options.namespace === undefined ? undefined : check.namespaceOf(options.namespace, "namespace", true);
-    const category =
-      options.category === undefined ? undefined : check.categoryOf(options.category, "category");
+    const { namespace, category } = countRequestOf(options);
     storable({ namespace, categories: category === undefined ? undefined : [category] });
     return this.db((db) => read.countEntries(db, this.parts.names, namespace, category));
   }
 
   async export(filter: ExportFilter = {}): Promise<MemoryEntry[]> {
     this.assertOpen();
-    const where = exportFilterOf(filter);
-    const withVectors = check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false;
-    return this.db((db) => read.exportEntries(db, this.parts.names, where, withVectors));
+    const { where, withEmbeddings } = exportFilterOf(filter);
+    return this.db((db) => read.exportEntries(db, this.parts.names, where, withEmbeddings));
   }
 
   exportStream(filter: ExportFilter = {}): AsyncIterable<MemoryEntry> {
     this.assertOpen();
-    const where = exportFilterOf(filter);
-    const withVectors = check.optionalBoolean(filter.includeEmbeddings, "includeEmbeddings") ?? false;
+    const { where, withEmbeddings } = exportFilterOf(filter);
     return exportPages(
       (afterRid, limit) => {
         this.assertOpen();
-        return this.db((db) => read.exportPage(db, this.parts.names, where, withVectors, afterRid, limit));
+        return this.db((db) => read.exportPage(db, this.parts.names, where, withEmbeddings, afterRid, limit));
       },
       (row) => rowToEntry(row),
     );
@@ -273,10 +248,9 @@ export class PostgresMemory implements Memory {
 
   async topCoreMemories(limit: number, options: NamespaceOption = {}): Promise<MemoryEntry[]> {
     this.assertOpen();
-    const namespace = check.namespaceOf(options.namespace, "namespace", false);
-    const max = check.limitOf(limit, "limit", 10, this.settings.recallLimitMax);
-    assertStorableText(namespace, "namespace");
-    return this.db((db) => read.topCore(db, this.parts.names, namespace, max));
+    const request = topCoreRequestOf(limit, options, this.settings);
+    assertStorableText(request.namespace, "namespace");
+    return this.db((db) => read.topCore(db, this.parts.names, request.namespace, request.limit));
   }
 
   async healthCheck(): Promise<boolean> {

@@ -3,8 +3,9 @@
 // (clear()) and, through `PRAGMA data_version`, by what other connections commit to the same file.
 import type { MemoryEntry } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
+import type { RecallRequest } from "../facade/memory-requests.js";
 import { HotCache, recallCacheKey } from "../recall/hot-cache.js";
-import { type RecallDeps, type RecallRequest, runRecall } from "./recall-pipeline.js";
+import { type RecallDeps, runRecall } from "./recall-pipeline.js";
 import { guardStorageAsync } from "./storage-guard.js";
 
 export interface CachedRecall {

@@ -8,11 +8,16 @@ import type {
   NamespaceOption,
 } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
-import * as check from "../validate-input.js";
+import {
+  countRequestOf,
+  entryRefOf,
+  exportFilterOf,
+  listRequestOf,
+  topCoreRequestOf,
+} from "../facade/read-requests.js";
 import { rowToEntry } from "./entry-row.js";
 import { exportPages } from "./export-pages.js";
 import * as read from "./read-entries.js";
-import { exportFilterOf } from "./read-input.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { StorageGuard } from "./storage-guard.js";
 
@@ -33,48 +38,28 @@ export function createEntryReader(
 ): EntryReader {
   return {
     get: (key, options) =>
-      guard(() =>
-        read.getEntry(
-          statements,
-          check.namespaceOf(options.namespace, "namespace", false),
-          check.requireText(key, "key", 4096),
-        ),
-      ),
+      guard(() => {
+        const ref = entryRefOf(key, options);
+        return read.getEntry(statements, ref.namespace, ref.key);
+      }),
 
     list: (options) =>
-      guard(() =>
-        read.listEntries(
-          statements,
-          {
-            namespace: check.namespaceOf(options.namespace, "namespace", true),
-            categories:
-              options.category === undefined ? undefined : [check.categoryOf(options.category, "category")],
-            sessionId: check.optionalText(options.sessionId, "sessionId"),
-          },
-          check.limitOf(options.limit, "limit", 100, 10_000),
-          check.offsetOf(options.offset, "offset"),
-        ),
-      ),
+      guard(() => {
+        const { filter, limit, offset } = listRequestOf(options);
+        return read.listEntries(statements, filter, limit, offset);
+      }),
 
     count: (options) =>
-      guard(() =>
-        read.countEntries(
-          statements,
-          options.namespace === undefined
-            ? undefined
-            : check.namespaceOf(options.namespace, "namespace", true),
-          options.category === undefined ? undefined : check.categoryOf(options.category, "category"),
-        ),
-      ),
+      guard(() => {
+        const { namespace, category } = countRequestOf(options);
+        return read.countEntries(statements, namespace, category);
+      }),
 
     topCoreMemories: (limit, options) =>
-      guard(() =>
-        read.topCore(
-          statements,
-          check.namespaceOf(options.namespace, "namespace", false),
-          check.limitOf(limit, "limit", 10, settings.recallLimitMax),
-        ),
-      ),
+      guard(() => {
+        const request = topCoreRequestOf(limit, options, settings);
+        return read.topCore(statements, request.namespace, request.limit);
+      }),
 
     export(filter) {
       const { where, withEmbeddings } = guard(() => exportFilterOf(filter));

@@ -1,7 +1,8 @@
-import type { Logger, MemoryEntry, SearchMode } from "@claw/memory-api";
+import type { Logger, MemoryEntry } from "@claw/memory-api";
+import type { EntryFilter, RecallRequest } from "../facade/memory-requests.js";
 import { type RecallEngineSettings, type RecallSource, runRecallEngine } from "../recall/recall-engine.js";
 import type { EmbeddingPipeline } from "./embedding-pipeline.js";
-import { type EntryFilter, filterSql } from "./entry-filter.js";
+import { filterSql } from "./entry-filter.js";
 import { entryColumns, type MemoryRow, RANK_COLUMNS, type RankRow, rowToEntry } from "./entry-row.js";
 import { keywordSearch, likeSearch } from "./keyword-search.js";
 import { withSessionNeighbours } from "./session-context.js";
@@ -21,18 +22,6 @@ export interface RecallDeps {
   now: () => Date;
   /** Logs a degradation once per reason, not once per query. */
   warnOnce: (reason: string, data?: Record<string, unknown>) => void;
-}
-
-export interface RecallRequest {
-  query: string;
-  limit: number;
-  mode: SearchMode;
-  filter: EntryFilter;
-  minScore?: number;
-  withEmbeddings: boolean;
-  signal?: AbortSignal;
-  /** Ages are measured from here; default the store's clock. */
-  now?: Date;
 }
 
 /**

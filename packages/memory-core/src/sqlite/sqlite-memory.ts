@@ -19,6 +19,8 @@ import type {
 import { isMemoryError, MemoryError, silentLogger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js";
+import { checkSearchMode, recallRequestOf } from "../facade/read-requests.js";
+import { importInputOf, refsOf } from "../facade/write-requests.js";
 import * as check from "../validate-input.js";
 import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
 import type { EmbeddingPipeline } from "./embedding-pipeline.js";
@@ -29,12 +31,10 @@ import { createEntryWriter, type EntryWriter } from "./entry-writer.js";
 import { createIndexMerge } from "./fts-index.js";
 import { readStatus } from "./memory-status.js";
 import { openStore } from "./open-store.js";
-import { checkSearchMode, recallRequestOf } from "./read-input.js";
 import { rebuildFullText } from "./rebuild-full-text.js";
 import type { StatementCache } from "./statement-cache.js";
 import { createStorageGuard } from "./storage-guard.js";
 import type { VectorIndex } from "./vector-index.js";
-import { importInputOf, refsOf } from "./write-input.js";
 
 export interface SqliteMemoryOptions {
   /** The database file (`brain.db` in a workspace), or ":memory:". */

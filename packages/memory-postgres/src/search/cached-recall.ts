@@ -1,23 +1,15 @@
-import type { MemoryEntry, SearchMode } from "@claw/memory-api";
-import { HotCache, type MemorySettings, recallCacheKey, runRecallEngine } from "@claw/memory-core";
+import type { MemoryEntry } from "@claw/memory-api";
+import {
+  HotCache,
+  type MemorySettings,
+  type RecallRequest,
+  recallCacheKey,
+  runRecallEngine,
+} from "@claw/memory-core";
 import { readChanges } from "../db/change-stamp.js";
 import type { StoreParts } from "../open-store.js";
 import { rowToEntry } from "../store/entry-row.js";
-import type { EntryFilter } from "../store/filter-sql.js";
 import { postgresRecallSource } from "./recall-source.js";
-
-/** One recall, validated. */
-export interface RecallRequest {
-  query: string;
-  limit: number;
-  mode: SearchMode;
-  filter: EntryFilter;
-  minScore?: number;
-  withEmbeddings: boolean;
-  signal?: AbortSignal;
-  /** Ages are measured from here; default the store's clock. */
-  now?: Date;
-}
 
 export interface CachedRecallDeps {
   parts: StoreParts;

@@ -1,17 +1,6 @@
-import type { MemoryCategory } from "@claw/memory-api";
+import type { EntryFilter } from "@claw/memory-core";
 
-/** The filters recall, list, export and count share, already validated and normalised. */
-export interface EntryFilter {
-  /** undefined or "*" = every namespace. */
-  namespace?: string;
-  sessionId?: string;
-  /** Inclusive, RFC 3339 UTC. */
-  since?: string;
-  /** Exclusive, RFC 3339 UTC. */
-  until?: string;
-  categories?: readonly MemoryCategory[];
-  includeSuperseded?: boolean;
-}
+export type { EntryFilter };
 
 /** Bound parameters for one statement: `add(value)` returns its placeholder (`$3`). */
 export class SqlParams {

@@ -10,15 +10,8 @@ import { readFacts } from "../retain/indexed-facts.js";
 import { parseTimeBound } from "../search/time-bound.js";
 import type { ReflectOptions, ReflectReport, RetainedFact, SyncReport } from "../workspace-types.js";
 import { replayOpinions } from "./opinion-ledger.js";
-import {
-  composePage,
-  digest,
-  digestOf,
-  type EntityPage,
-  entityBody,
-  entityFileName,
-  opinionsBody,
-} from "./render-pages.js";
+import { composePage, digestOf } from "./page-block.js";
+import { digest, type EntityPage, entityBody, entityFileName, opinionsBody } from "./render-pages.js";
 
 export { ENTITIES_DIR };
 export const OPINIONS_PAGE = "bank/opinions.md";

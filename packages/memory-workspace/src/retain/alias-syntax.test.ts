@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composePage } from "../reflect/render-pages.js";
+import { composePage } from "../reflect/page-block.js";
 import { aliasesDeclaredIn } from "./alias-syntax.js";
 
 describe("aliasesDeclaredIn", () => {

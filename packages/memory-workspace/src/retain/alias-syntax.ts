@@ -1,5 +1,5 @@
 // The aliases an entity page declares in the user's part: a front-matter key or an `aliases:` line.
-import { userPartOf } from "../reflect/render-pages.js";
+import { userPartOf } from "../reflect/page-block.js";
 
 // `aliases: Pete, P. Steinberger`, `- Aliases：彼得、老彼`, `* aliases: [Pete, "Steinberger, P."]`.
 const ALIAS_LINE = /^ {0,3}(?:[-*+]\s+)?aliases\s*[:：]\s*(.*)$/i;

@@ -1,11 +1,17 @@
-// Validation and normalisation of SqliteMemory's read options (recall, export) into the EntryFilter
-// and RecallRequest the queries take. Each failure is INVALID_INPUT naming the option.
-import type { ExportFilter, RecallOptions } from "@claw/memory-api";
+// Validation and normalisation of a Memory's read options (recall, list, count, export) into the
+// EntryFilter and RecallRequest every storage engine takes. Each failure is INVALID_INPUT naming
+// the option.
+import type {
+  ExportFilter,
+  ListOptions,
+  MemoryCategory,
+  NamespaceOption,
+  RecallOptions,
+} from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
 import * as check from "../validate-input.js";
-import type { EntryFilter } from "./entry-filter.js";
-import type { RecallRequest } from "./recall-pipeline.js";
+import type { EntryFilter, RecallRequest } from "./memory-requests.js";
 
 /** Longer queries are cut to this many characters. */
 const MAX_QUERY_LENGTH = 65_536;
@@ -56,8 +62,55 @@ export function recallRequestOf(
   };
 }
 
+/** The search mode of a recall request: "hybrid", "embedding" or "bm25". */
 export function checkSearchMode(mode: RecallRequest["mode"]): void {
   if (!["hybrid", "embedding", "bm25"].includes(mode)) {
     throw MemoryError.invalidInput("mode", `expected "hybrid", "embedding" or "bm25", got ${String(mode)}`);
   }
+}
+
+/** get() and forget(): the entry's namespace and key. */
+export function entryRefOf(key: string, options: NamespaceOption): { namespace: string; key: string } {
+  return {
+    namespace: check.namespaceOf(options?.namespace, "namespace", false),
+    key: check.requireText(key, "key", 4096),
+  };
+}
+
+/** list(): the filter (namespace "*" allowed), page size (default 100, at most 10,000) and offset. */
+export function listRequestOf(options: ListOptions): { filter: EntryFilter; limit: number; offset: number } {
+  return {
+    filter: {
+      namespace: check.namespaceOf(options.namespace, "namespace", true),
+      categories:
+        options.category === undefined ? undefined : [check.categoryOf(options.category, "category")],
+      sessionId: check.optionalText(options.sessionId, "sessionId"),
+    },
+    limit: check.limitOf(options.limit, "limit", 100, 10_000),
+    offset: check.offsetOf(options.offset, "offset"),
+  };
+}
+
+/** count(): every namespace and category unless narrowed. */
+export function countRequestOf(options: { namespace?: string; category?: MemoryCategory }): {
+  namespace?: string;
+  category?: MemoryCategory;
+} {
+  return {
+    namespace:
+      options.namespace === undefined ? undefined : check.namespaceOf(options.namespace, "namespace", true),
+    category: options.category === undefined ? undefined : check.categoryOf(options.category, "category"),
+  };
+}
+
+/** topCoreMemories(): one namespace, at most `recall_limit_max` entries (default 10). */
+export function topCoreRequestOf(
+  limit: number,
+  options: NamespaceOption,
+  settings: MemorySettings,
+): { namespace: string; limit: number } {
+  return {
+    namespace: check.namespaceOf(options?.namespace, "namespace", false),
+    limit: check.limitOf(limit, "limit", 10, settings.recallLimitMax),
+  };
 }

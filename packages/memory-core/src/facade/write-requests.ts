@@ -1,11 +1,11 @@
-// Validation of SqliteMemory's write input that spans many entries (import, forgetMany): everything
+// Validation of a Memory's write input that spans many entries (import, forgetMany): everything
 // is checked before anything is written, so bad input changes nothing.
 import type { EntryRef, ImportOptions, MemoryEntry } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
+import { toEntryWrite } from "../sqlite/entry-input.js";
+import type { EntryWrite } from "../sqlite/write-entries.js";
 import * as check from "../validate-input.js";
-import { toEntryWrite } from "./entry-input.js";
-import type { EntryWrite } from "./write-entries.js";
 
 /** Validated (namespace, key) pairs; `field` names the option in errors. */
 export function refsOf(refs: Iterable<EntryRef>, field: string): [string, string][] {
