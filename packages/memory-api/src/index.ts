@@ -20,6 +20,21 @@ export type {
 export { type Logger, silentLogger } from "./logger.js";
 export type { Memory, MemoryStatus } from "./memory.js";
 export type {
+  BackendEmbedder,
+  EmbedJob,
+  EntryFilter,
+  EntryRefPair,
+  EntryWrite,
+  MemoryBackend,
+  RecalledRow,
+  RecallRequest,
+  RecallRow,
+  RecallSource,
+  ScoredRow,
+  VectorHit,
+  WrittenEntry,
+} from "./memory-backend.js";
+export type {
   ConflictMode,
   MemoryCategory,
   MemoryEntry,

@@ -40,18 +40,14 @@ export {
 } from "./embedding/resolve-provider.js";
 export { type ResolvedGenerator, resolveTextGenerator } from "./embedding/resolve-text-generator.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from "./embedding/retry-policy.js";
-export type { EntryFilter, RecallRequest } from "./facade/memory-requests.js";
-// The validation every storage engine's Memory runs (memory-postgres uses it as SqliteMemory does).
+export { settleWithin } from "./embedding/settle-within.js";
 export {
-  checkSearchMode,
-  countRequestOf,
-  entryRefOf,
-  exportFilterOf,
-  listRequestOf,
-  recallRequestOf,
-  topCoreRequestOf,
-} from "./facade/read-requests.js";
-export { type ImportContext, importInputOf, refsOf } from "./facade/write-requests.js";
+  type BackendMemory,
+  type BackendMemoryOptions,
+  createBackendMemory,
+} from "./facade/backend-memory.js";
+export { EXPORT_PAGE_SIZE, exportPages } from "./facade/export-pages.js";
+export type { EntryFilter, RecallRequest } from "./facade/memory-requests.js";
 export { writeFileAtomic } from "./fs/write-file-atomic.js";
 export { attachMemoryContext, type MemoryContext, memoryContextOf } from "./memory-context.js";
 export {
@@ -81,9 +77,8 @@ export { byCoverage, termCoverage } from "./recall/term-coverage.js";
 export { blobToFloat32, cosineSimilarity, float32ToBlob, l2Normalize } from "./recall/vector-math.js";
 export { weightedMerge } from "./recall/weighted-merge.js";
 export { contentHash } from "./sqlite/content-hash.js";
-export { type EntryInput, toEntryWrite, validateEntries } from "./sqlite/entry-input.js";
+export { type EntryInput, validateEntries } from "./sqlite/entry-input.js";
 export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/entry-row.js";
-export { EXPORT_PAGE_SIZE, exportPages } from "./sqlite/export-pages.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
 export type { EntryWrite } from "./sqlite/write-entries.js";

@@ -1,6 +1,14 @@
 // The recall pipeline's stages and their order, for every backend: a store supplies the searches
 // (RecallSource) and this decides how their results become one ranked list.
-import type { MergeStrategy, SearchMode } from "@claw/memory-api";
+import type {
+  MergeStrategy,
+  RecalledRow,
+  RecallRow,
+  RecallSource,
+  ScoredRow,
+  SearchMode,
+  VectorHit,
+} from "@claw/memory-api";
 import { isMemoryError } from "@claw/memory-api";
 import { ageInDays, decayFor } from "../text/decay.js";
 import { ftsTermsOf } from "../text/fts-query.js";
@@ -13,52 +21,7 @@ import { rrfMerge } from "./rrf-merge.js";
 import { coverageOf } from "./term-coverage.js";
 import { weightedMerge } from "./weighted-merge.js";
 
-/** The fields of a stored entry the pipeline reads; `rid` identifies it within its store. */
-export interface RecallRow {
-  rid: number;
-  key: string;
-  content: string;
-  category: string;
-  /** RFC 3339. */
-  updated_at: string;
-}
-
-export interface ScoredRow<R extends RecallRow> {
-  row: R;
-  /** Higher is better: a BM25-like magnitude for keyword hits, the share of keywords for LIKE. */
-  score: number;
-}
-
-/** A recalled row; `score` is absent for the most recent entries (`""` and `"*"` queries). */
-export interface RecalledRow<R extends RecallRow> {
-  row: R;
-  score?: number;
-}
-
-export interface VectorHit {
-  rid: number;
-  /** Cosine similarity. */
-  similarity: number;
-}
-
-/**
- * The searches one store runs for one recall, already bound to its filter (namespace, session,
- * dates, categories, superseded) and to whether rows carry their vectors.
- */
-export interface RecallSource<R extends RecallRow> {
-  /** Newest first (`""` and `"*"` queries). */
-  mostRecent(limit: number): Promise<R[]> | R[];
-  /** Ranked keyword hits, best first, session neighbours included. */
-  keyword(query: string, depth: number): Promise<ScoredRow<R>[]> | ScoredRow<R>[];
-  /** The query's vector; null when the store has no provider (keyword-only). */
-  embedQuery: ((query: string, signal?: AbortSignal) => Promise<Float32Array>) | null;
-  /** Nearest stored vectors, best first. */
-  vector(queryVector: Float32Array, depth: number): Promise<VectorHit[]> | VectorHit[];
-  /** Rows by rid (vector hits the keyword stage did not return). */
-  rows(rids: readonly number[]): Promise<R[]> | R[];
-  /** Substring fallback when ranked search found nothing. */
-  like(query: string, limit: number): Promise<ScoredRow<R>[]> | ScoredRow<R>[];
-}
+export type { RecalledRow, RecallRow, RecallSource, ScoredRow, VectorHit };
 
 export interface RecallEngineSettings {
   mergeStrategy: MergeStrategy;

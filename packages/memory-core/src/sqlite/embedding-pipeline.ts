@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, Logger } from "@claw/memory-api";
+import type { EmbeddingProvider, EmbedJob, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import { DeferredQueue } from "../embedding/deferred-queue.js";
@@ -15,13 +15,7 @@ import type { EmbeddingCache } from "./embedding-cache.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { VectorIndex } from "./vector-index.js";
 
-/** One entry waiting for its vector. `hash` is the content hash the vector must belong to. */
-export interface EmbedJob {
-  rid: number;
-  namespace: string;
-  hash: string;
-  content: string;
-}
+export type { EmbedJob };
 
 export interface EmbeddingPipelineOptions {
   db: Database;

@@ -1,6 +1,6 @@
-import type { Logger, MemoryEntry } from "@claw/memory-api";
+import type { MemoryEntry } from "@claw/memory-api";
 import type { EntryFilter, RecallRequest } from "../facade/memory-requests.js";
-import { type RecallEngineSettings, type RecallSource, runRecallEngine } from "../recall/recall-engine.js";
+import type { RecallEngineSettings, RecalledRow, RecallSource } from "../recall/recall-engine.js";
 import type { EmbeddingPipeline } from "./embedding-pipeline.js";
 import { filterSql } from "./entry-filter.js";
 import { entryColumns, type MemoryRow, RANK_COLUMNS, type RankRow, rowToEntry } from "./entry-row.js";
@@ -18,32 +18,14 @@ export interface RecallDeps {
   vectors: VectorIndex;
   embeddings: EmbeddingPipeline | null;
   settings: RecallSettings;
-  logger: Logger;
-  now: () => Date;
-  /** Logs a degradation once per reason, not once per query. */
-  warnOnce: (reason: string, data?: Record<string, unknown>) => void;
 }
 
 /**
- * The recall pipeline (runRecallEngine) over this SQLite store's FTS5 index and vector index. The
- * stages read only the columns ranking needs; the entries returned are then read in full.
+ * The searches of one recall over this SQLite store's FTS5 index and vector index (the recall
+ * engine runs them). The stages read only the columns ranking needs; recalledEntries then reads
+ * the entries returned in full.
  */
-export async function runRecall(deps: RecallDeps, request: RecallRequest): Promise<MemoryEntry[]> {
-  const recalled = await runRecallEngine(sqliteRecallSource(deps, request), deps, request);
-  const full = new Map(
-    loadRows(
-      deps.statements,
-      entryColumns(request.withEmbeddings),
-      recalled.map((r) => r.row.rid),
-    ).map((row) => [row.rid, row]),
-  );
-  return recalled.flatMap((r) => {
-    const row = full.get(r.row.rid);
-    return row === undefined ? [] : [rowToEntry(row, r.score)];
-  });
-}
-
-function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): RecallSource<RankRow> {
+export function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): RecallSource<RankRow> {
   const { statements, embeddings } = deps;
   const { filter } = request;
   return {
@@ -60,6 +42,25 @@ function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): RecallSou
     rows: (rids) => loadRows<RankRow>(statements, RANK_COLUMNS, rids),
     like: (query, limit) => likeSearch(statements, query, filter, limit),
   };
+}
+
+/** The recalled rows as full entries with their scores, in the same order. */
+export function recalledEntries(
+  statements: StatementCache,
+  recalled: readonly RecalledRow<RankRow>[],
+  withEmbeddings: boolean,
+): MemoryEntry[] {
+  const full = new Map(
+    loadRows(
+      statements,
+      entryColumns(withEmbeddings),
+      recalled.map((r) => r.row.rid),
+    ).map((row) => [row.rid, row]),
+  );
+  return recalled.flatMap((r) => {
+    const row = full.get(r.row.rid);
+    return row === undefined ? [] : [rowToEntry(row, r.score)];
+  });
 }
 
 function loadRows<R extends RankRow = MemoryRow>(

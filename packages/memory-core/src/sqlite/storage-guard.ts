@@ -1,4 +1,4 @@
-// Error guarding for SqliteMemory: SQLite (and any other unexpected) failures surface as MemoryError
+// Error guarding for the SQLite backend: SQLite (and any other unexpected) failures surface as MemoryError
 // STORAGE; MemoryErrors pass through unchanged.
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 
@@ -16,16 +16,6 @@ export function createStorageGuard(assertOpen: () => void): StorageGuard {
       throw storageFailure(error);
     }
   };
-}
-
-/** The guard for async work (recall): an AbortError also passes through; does not check the store is open. */
-export async function guardStorageAsync<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (isMemoryError(error) || (error as Error).name === "AbortError") throw error;
-    throw storageFailure(error);
-  }
 }
 
 function storageFailure(error: unknown): MemoryError {

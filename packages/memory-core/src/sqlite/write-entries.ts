@@ -1,40 +1,14 @@
-import type { MemoryCategory, MemoryEntry } from "@claw/memory-api";
+import type { EmbedJob, EntryWrite, MemoryEntry } from "@claw/memory-api";
 import { float32ToBlob } from "../recall/vector-math.js";
 import { toFtsIndexText } from "../text/tokenizer.js";
 import { contentHash } from "./content-hash.js";
-import type { EmbedJob } from "./embedding-pipeline.js";
 import { indexFullText, reindexFullText } from "./fts-index.js";
 import { contextOf, refreshNextTurn } from "./session-turns.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { VectorIndex } from "./vector-index.js";
 import { writtenEntry } from "./written-entry.js";
 
-/** One validated entry ready to be written (store() and import() both produce these). */
-export interface EntryWrite {
-  key: string;
-  content: string;
-  category: MemoryCategory;
-  namespace: string;
-  sessionId: string | null;
-  importance: number;
-  supersededBy: string | null;
-  /** Kept on update; used on insert. */
-  id: string;
-  /** True when the id came from the caller (import), so another entry may already have it; a
-   *  fresh id (store()) cannot collide and is not looked up. */
-  idFromCaller: boolean;
-  createdAt: string;
-  updatedAt: string;
-  /** Only a vector of the store's current dimensions is given here. */
-  embedding: Float32Array | null;
-  source: { path: string; startLine: number; endLine: number } | null;
-  /** MemoryEntry.context: more words the entry is found by. */
-  context: string | null;
-  /** When false (store()), an update keeps the row's created_at; import() carries its own. */
-  keepCreatedAt: boolean;
-  /** INSERT OR IGNORE: an existing (namespace, key) is left as it is (import's onConflict "skip"). */
-  skipExisting?: boolean;
-}
+export type { EntryWrite };
 
 export interface WriteResult {
   entry: MemoryEntry;

@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, Logger } from "@claw/memory-api";
+import type { EmbeddingProvider, EmbedJob, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import {
   clipText,
@@ -15,11 +15,7 @@ import type { SqlNames } from "../db/sql-names.js";
 import { type ClaimedRow, claimRows, releaseClaims, writeVectors } from "./claims.js";
 import type { EmbeddingCache } from "./embedding-cache.js";
 
-/** An entry waiting for its vector (the row's current content is read when it is claimed). */
-export interface EmbedJob {
-  rid: number;
-  content: string;
-}
+export type { EmbedJob };
 
 export interface EmbeddingWorkerOptions {
   db: Queryable;

@@ -1,9 +1,7 @@
+import type { EntryRefPair } from "@claw/memory-api";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 import { refreshTurnContexts } from "./session-context.js";
-
-/** (namespace, key) pairs, already validated. */
-export type EntryRefPair = readonly [namespace: string, key: string];
 
 /**
  * Deletes the listed entries in one statement; returns how many existed. The session turns that

@@ -1,0 +1,223 @@
+// The narrow interface a storage engine implements. memory-core's façade (createBackendMemory)
+// turns any MemoryBackend into a Memory: it validates input and applies defaults, runs the recall
+// engine over the backend's searches, keeps the hot cache, defers embedding, backfills, reindexes
+// and closes, once for every engine. A backend only stores, reads, searches and reports.
+import type { EmbeddingProvider } from "./embedding-provider.js";
+import type { MemoryStatus } from "./memory.js";
+import type { MemoryCategory, MemoryEntry, SearchMode } from "./memory-entry.js";
+
+/** One validated entry ready to be written (store() and import() both produce these). */
+export interface EntryWrite {
+  key: string;
+  content: string;
+  category: MemoryCategory;
+  namespace: string;
+  sessionId: string | null;
+  importance: number;
+  supersededBy: string | null;
+  /** Kept on update; used on insert. */
+  id: string;
+  /** True when the id came from the caller (import), so another entry may already have it; a
+   *  fresh id (store()) cannot collide and is not looked up. */
+  idFromCaller: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** Only a vector of the store's current dimensions is given here. */
+  embedding: Float32Array | null;
+  source: { path: string; startLine: number; endLine: number } | null;
+  /** MemoryEntry.context: more words the entry is found by. */
+  context: string | null;
+  /** When false (store()), an update keeps the row's created_at; import() carries its own. */
+  keepCreatedAt: boolean;
+  /** An existing (namespace, key) is left as it is (import's onConflict "skip"). */
+  skipExisting?: boolean;
+}
+
+/** A (namespace, key) pair, validated. */
+export type EntryRefPair = readonly [namespace: string, key: string];
+
+/** One entry waiting for its vector. `hash` is the content hash the vector must belong to. */
+export interface EmbedJob {
+  rid: number;
+  namespace: string;
+  hash: string;
+  content: string;
+}
+
+/** An entry as written, and its embedding job when it still needs a vector. */
+export interface WrittenEntry {
+  entry: MemoryEntry;
+  job: EmbedJob | null;
+}
+
+/** The filters recall, list, export and count share, already validated and normalised. */
+export interface EntryFilter {
+  /** undefined or "*" = every namespace. */
+  namespace?: string;
+  sessionId?: string;
+  /** Inclusive, RFC 3339 UTC. */
+  since?: string;
+  /** Exclusive, RFC 3339 UTC. */
+  until?: string;
+  categories?: readonly MemoryCategory[];
+  includeSuperseded?: boolean;
+}
+
+/** One recall, validated. */
+export interface RecallRequest {
+  query: string;
+  limit: number;
+  mode: SearchMode;
+  filter: EntryFilter;
+  minScore?: number;
+  withEmbeddings: boolean;
+  signal?: AbortSignal;
+  /** Ages are measured from here; default the store's clock. */
+  now?: Date;
+}
+
+/** The fields of a stored entry the recall pipeline reads; `rid` identifies it within its store. */
+export interface RecallRow {
+  rid: number;
+  key: string;
+  content: string;
+  category: string;
+  /** RFC 3339. */
+  updated_at: string;
+}
+
+export interface ScoredRow<R extends RecallRow> {
+  row: R;
+  /** Higher is better: a BM25-like magnitude for keyword hits, the share of keywords for LIKE. */
+  score: number;
+}
+
+/** A recalled row; `score` is absent for the most recent entries (`""` and `"*"` queries). */
+export interface RecalledRow<R extends RecallRow> {
+  row: R;
+  score?: number;
+}
+
+export interface VectorHit {
+  rid: number;
+  /** Cosine similarity. */
+  similarity: number;
+}
+
+/**
+ * The searches one store runs for one recall, already bound to its filter (namespace, session,
+ * dates, categories, superseded) and to whether rows carry their vectors.
+ */
+export interface RecallSource<R extends RecallRow> {
+  /** Newest first (`""` and `"*"` queries). */
+  mostRecent(limit: number): Promise<R[]> | R[];
+  /** Ranked keyword hits, best first, session neighbours included. */
+  keyword(query: string, depth: number): Promise<ScoredRow<R>[]> | ScoredRow<R>[];
+  /** The query's vector; null when the store has no provider (keyword-only). */
+  embedQuery: ((query: string, signal?: AbortSignal) => Promise<Float32Array>) | null;
+  /** Nearest stored vectors, best first. */
+  vector(queryVector: Float32Array, depth: number): Promise<VectorHit[]> | VectorHit[];
+  /** Rows by rid (vector hits the keyword stage did not return). */
+  rows(rids: readonly number[]): Promise<R[]> | R[];
+  /** Substring fallback when ranked search found nothing. */
+  like(query: string, limit: number): Promise<ScoredRow<R>[]> | ScoredRow<R>[];
+}
+
+/**
+ * How a backend computes and stores vectors: the provider behind core's batching, retries and
+ * cache, with rows claimed (PostgreSQL: leases shared by servers) and written under the
+ * content-hash guard.
+ */
+export interface BackendEmbedder {
+  readonly provider: EmbeddingProvider;
+  /** Jobs queued or being embedded by this process. */
+  readonly pending: number;
+  /** Why the last deferred batch failed, until one succeeds. */
+  readonly lastError: string | undefined;
+  /** Queues rows for background embedding. */
+  enqueue(jobs: readonly EmbedJob[]): void;
+  /** Embeds and writes now; returns how many rows received a vector. */
+  embedNow(jobs: readonly EmbedJob[]): Promise<number>;
+  embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
+  /** Vectors for `texts` in order (documents through the cache). */
+  embedTexts(
+    texts: readonly string[],
+    purpose: "query" | "document",
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]>;
+  /** Embeds every entry without a vector, `batchSize` at a time; returns the vectors written. */
+  backfill(batchSize: number, onProgress?: (done: number, total: number) => void): Promise<number>;
+  /** Resolves when no deferred job is queued or running. */
+  flush(): Promise<void>;
+  /** Stops a running backfill between batches (the memory is closing) and waits up to `timeoutMs` for it. */
+  stopBackfill(timeoutMs: number): Promise<void>;
+  /** Stops taking jobs and waits up to `timeoutMs` for running ones; true when everything finished. */
+  close(timeoutMs: number): Promise<boolean>;
+}
+
+/**
+ * A storage engine. Every argument is already validated by the façade; database failures surface
+ * as MemoryError STORAGE, MemoryErrors and aborts pass through. Row ids (`rid`) identify rows
+ * within one store and ascend in write order.
+ */
+export interface MemoryBackend<R extends RecallRow = RecallRow> {
+  /** "sqlite", "postgres", ...: becomes Memory.name and MemoryStatus.backend. */
+  readonly name: string;
+  /** null = keyword-only. */
+  readonly embedder: BackendEmbedder | null;
+  /** Degradations found when the store opened (sqlite-vec missing, ...), reported by status(). */
+  readonly warnings: readonly string[];
+  /**
+   * Refuses text this engine cannot hold (PostgreSQL: U+0000) as INVALID_INPUT naming `field`;
+   * absent = any string.
+   */
+  checkText?(value: string | null | undefined, field: string): void;
+
+  /** Removes `removals`, then upserts `writes` in order, in one transaction. */
+  write(writes: readonly EntryWrite[], removals: readonly EntryRefPair[]): Promise<WrittenEntry[]>;
+  /** Deletes the pairs in one transaction; returns how many existed. */
+  deleteRefs(refs: readonly EntryRefPair[]): Promise<number>;
+  deleteNamespace(namespace: string): Promise<number>;
+  deleteSession(sessionId: string): Promise<number>;
+
+  get(namespace: string, key: string): Promise<MemoryEntry | null>;
+  list(filter: EntryFilter, limit: number, offset: number): Promise<MemoryEntry[]>;
+  count(namespace: string | undefined, category: MemoryCategory | undefined): Promise<number>;
+  /** Core entries of one namespace, most important first. */
+  topCore(namespace: string, limit: number): Promise<MemoryEntry[]>;
+  exportAll(filter: EntryFilter, withEmbeddings: boolean): Promise<MemoryEntry[]>;
+  /** Up to `limit` entries with a row id above `afterRid`, ascending. */
+  exportPage(
+    filter: EntryFilter,
+    withEmbeddings: boolean,
+    afterRid: number,
+    limit: number,
+  ): Promise<Array<{ rid: number; entry: MemoryEntry }>>;
+
+  /** The searches of one recall (`embedQuery` is the embedder's, or null). */
+  recallSource(request: RecallRequest): RecallSource<R>;
+  /** The recalled rows as full entries with their scores, in the same order. */
+  recalledEntries(recalled: readonly RecalledRow<R>[], withEmbeddings: boolean): Promise<MemoryEntry[]>;
+
+  /**
+   * A value that changes whenever the stored data may have changed by any writer (another
+   * connection or server included): cached recall results are served only while it holds.
+   */
+  changeStamp(): Promise<string>;
+  /** Called by the façade after each of its writes (PostgreSQL moves the shared change counter). */
+  noteChange(): Promise<void>;
+  /** `listener` runs when data changes outside a façade call (background vectors written). */
+  onChange(listener: () => void): void;
+
+  /** Rebuilds the keyword index from the stored rows; returns how many rows it holds. */
+  rebuildKeywordIndex(): Promise<number>;
+  /** Sets every vector aside (reindex re-embeds them all). */
+  clearVectors(): Promise<void>;
+
+  /** Counts, sizes and the embedding state (the façade adds the reasons it knows of). */
+  status(): Promise<MemoryStatus>;
+  /** True when the database answers. */
+  ping(): Promise<boolean>;
+  /** Releases the database (the embedder is closed before). */
+  close(): Promise<void>;
+}

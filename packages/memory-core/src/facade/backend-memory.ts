@@ -1,0 +1,378 @@
+// The one Memory: any MemoryBackend (SQLite, PostgreSQL) behind the same validation, defaults,
+// recall engine, hot cache, deferred embedding, backfill, reindex and close. A behaviour fixed
+// here is fixed for every storage engine.
+import { randomUUID } from "node:crypto";
+import type {
+  EmbeddingProvider,
+  EmbedJob,
+  EmbedTextsOptions,
+  EntryFilter,
+  EntryRef,
+  ExportFilter,
+  ImportOptions,
+  ListOptions,
+  Logger,
+  Memory,
+  MemoryBackend,
+  MemoryCategory,
+  MemoryEntry,
+  MemoryStatus,
+  NamespaceOption,
+  ProgressOptions,
+  RecallOptions,
+  StoreOptions,
+} from "@claw/memory-api";
+import { MemoryError, silentLogger } from "@claw/memory-api";
+import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js";
+import { toEntryWrite } from "../sqlite/entry-input.js";
+import * as check from "../validate-input.js";
+import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
+import { exportPages } from "./export-pages.js";
+import {
+  checkSearchMode,
+  countRequestOf,
+  entryRefOf,
+  exportFilterOf,
+  listRequestOf,
+  recallRequestOf,
+  topCoreRequestOf,
+} from "./read-requests.js";
+import { importInputOf, refsOf } from "./write-requests.js";
+
+export interface BackendMemoryOptions {
+  /** The `[memory]` settings; defaults for anything not given. */
+  settings?: MemorySettings;
+  logger?: Logger;
+  now?: () => Date;
+  newId?: () => string;
+  /** Why no provider is set, for status() (e.g. a missing API key). */
+  embeddingUnavailableReason?: string;
+  /** Closed with the store (createMemory sets it for providers it created). */
+  closeProvider?: EmbeddingProvider | null;
+  /** Run before the store is released (createMemory's plugin hooks). */
+  beforeClose?: (memory: BackendMemory) => Promise<void>;
+}
+
+/** A Memory with every optional method (embed) implemented: what createBackendMemory returns. */
+export type BackendMemory = Memory & Required<Pick<Memory, "embed">>;
+
+/** A Memory over `backend`, which it owns: close() closes it. */
+export function createBackendMemory(
+  backend: MemoryBackend,
+  options: BackendMemoryOptions = {},
+): BackendMemory {
+  return new MemoryFacade(backend, options);
+}
+
+class MemoryFacade implements BackendMemory {
+  readonly name: string;
+  private readonly settings: MemorySettings;
+  private readonly logger: Logger;
+  private readonly now: () => Date;
+  private readonly newId: () => string;
+  private readonly recaller: CachedRecall;
+  private readonly warned = new Set<string>();
+  private closing: Promise<void> | null = null;
+  /** Set once the beforeClose hooks have run: from then on every call is UNAVAILABLE. */
+  private released = false;
+
+  constructor(
+    private readonly backend: MemoryBackend,
+    private readonly options: BackendMemoryOptions,
+  ) {
+    this.name = backend.name;
+    this.settings = options.settings ?? DEFAULT_CONFIG.memory;
+    this.logger = options.logger ?? silentLogger;
+    this.now = options.now ?? (() => new Date());
+    this.newId = options.newId ?? randomUUID;
+    this.recaller = createCachedRecall({
+      backend,
+      settings: this.settings,
+      now: this.now,
+      warnOnce: (reason, data) => this.warnOnce(reason, data),
+    });
+    backend.onChange(() => this.recaller.clear());
+  }
+
+  async store(key: string, content: string, options: StoreOptions = {}): Promise<MemoryEntry> {
+    this.assertOpen();
+    const write = toEntryWrite(
+      { key, content, ...options },
+      "",
+      this.settings,
+      this.now(),
+      this.newId,
+      false,
+    );
+    this.checkWrite(write, "");
+    const [written] = await this.backend.write([write], []);
+    await this.afterWrite(true);
+    if (written === undefined) throw new MemoryError("STORAGE", "the store wrote nothing");
+    await this.embedLater(written.job === null ? [] : [written.job]);
+    return written.entry;
+  }
+
+  async get(key: string, options: NamespaceOption = {}): Promise<MemoryEntry | null> {
+    this.assertOpen();
+    const ref = entryRefOf(key, options);
+    if (!this.storable(ref.namespace, ref.key)) return null;
+    return this.backend.get(ref.namespace, ref.key);
+  }
+
+  async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
+    this.assertOpen();
+    options.signal?.throwIfAborted();
+    const request = recallRequestOf(query, options, this.settings);
+    checkSearchMode(request.mode);
+    this.checkFilter(request.filter);
+    return this.recaller.recall(request);
+  }
+
+  async list(options: ListOptions = {}): Promise<MemoryEntry[]> {
+    this.assertOpen();
+    const { filter, limit, offset } = listRequestOf(options);
+    this.checkFilter(filter);
+    return this.backend.list(filter, limit, offset);
+  }
+
+  async forget(key: string, options: NamespaceOption = {}): Promise<boolean> {
+    this.assertOpen();
+    const ref = entryRefOf(key, options);
+    if (!this.storable(ref.namespace, ref.key)) return false;
+    const removed = await this.backend.deleteRefs([[ref.namespace, ref.key]]);
+    await this.afterWrite(removed > 0);
+    return removed > 0;
+  }
+
+  async forgetMany(refs: Iterable<EntryRef>): Promise<number> {
+    this.assertOpen();
+    const pairs = this.storableRefs(refsOf(refs, "refs"));
+    if (pairs.length === 0) return 0;
+    const removed = await this.backend.deleteRefs(pairs);
+    await this.afterWrite(removed > 0);
+    return removed;
+  }
+
+  async embed(texts: readonly string[], options: EmbedTextsOptions = {}): Promise<Float32Array[] | null> {
+    this.assertOpen();
+    if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string"))
+      throw MemoryError.invalidInput("texts", "expected an array of strings");
+    const embedder = this.backend.embedder;
+    if (embedder === null) return null;
+    return embedder.embedTexts(texts, options.purpose ?? "document", options.signal);
+  }
+
+  async purgeNamespace(namespace: string): Promise<number> {
+    this.assertOpen();
+    check.namespaceOf(check.requireText(namespace, "namespace", 256), "namespace", false);
+    this.backend.checkText?.(namespace, "namespace");
+    const removed = await this.backend.deleteNamespace(namespace);
+    await this.afterWrite(removed > 0);
+    return removed;
+  }
+
+  async purgeSession(sessionId: string): Promise<number> {
+    this.assertOpen();
+    check.requireText(sessionId, "sessionId", 1024);
+    this.backend.checkText?.(sessionId, "sessionId");
+    const removed = await this.backend.deleteSession(sessionId);
+    await this.afterWrite(removed > 0);
+    return removed;
+  }
+
+  async count(options: { namespace?: string; category?: MemoryCategory } = {}): Promise<number> {
+    this.assertOpen();
+    const { namespace, category } = countRequestOf(options);
+    this.checkFilter({ namespace, categories: category === undefined ? undefined : [category] });
+    return this.backend.count(namespace, category);
+  }
+
+  async export(filter: ExportFilter = {}): Promise<MemoryEntry[]> {
+    this.assertOpen();
+    const { where, withEmbeddings } = exportFilterOf(filter);
+    this.checkFilter(where);
+    return this.backend.exportAll(where, withEmbeddings);
+  }
+
+  exportStream(filter: ExportFilter = {}): AsyncIterable<MemoryEntry> {
+    this.assertOpen();
+    const { where, withEmbeddings } = exportFilterOf(filter);
+    this.checkFilter(where);
+    return exportPages(
+      (afterRid, limit) => {
+        this.assertOpen();
+        return this.backend.exportPage(where, withEmbeddings, afterRid, limit);
+      },
+      (row) => row.entry,
+    );
+  }
+
+  async import(
+    entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>,
+    options: ImportOptions = {},
+  ): Promise<number> {
+    this.assertOpen();
+    // Everything is validated before anything is written, so bad input changes nothing.
+    const { writes, removals } = await importInputOf(entries, options, {
+      settings: this.settings,
+      now: this.now,
+      newId: this.newId,
+      dimensions: () => this.backend.embedder?.provider.dimensions,
+      checkEntry: (write, field) => this.checkWrite(write, field),
+      // Refs the backend cannot hold name nothing stored: they are dropped, not refused.
+      refsOf: (refs, field) => this.storableRefs(refsOf(refs, field)),
+    });
+    const written = await this.backend.write(writes, removals);
+    await this.afterWrite(written.length > 0 || removals.length > 0);
+    await this.embedLater(written.flatMap((w) => (w.job === null ? [] : [w.job])));
+    return written.length;
+  }
+
+  async topCoreMemories(limit: number, options: NamespaceOption = {}): Promise<MemoryEntry[]> {
+    this.assertOpen();
+    const request = topCoreRequestOf(limit, options, this.settings);
+    this.backend.checkText?.(request.namespace, "namespace");
+    return this.backend.topCore(request.namespace, request.limit);
+  }
+
+  async healthCheck(): Promise<boolean> {
+    if (this.released) return false;
+    try {
+      return await this.backend.ping();
+    } catch (error) {
+      this.logger.error("health check failed", { error: (error as Error).message });
+      return false;
+    }
+  }
+
+  async status(): Promise<MemoryStatus> {
+    this.assertOpen();
+    const status = await this.backend.status();
+    const reason = this.options.embeddingUnavailableReason ?? this.backend.embedder?.lastError;
+    if (reason !== undefined) status.embeddingUnavailableReason = reason;
+    const warnings = [...this.backend.warnings];
+    if (this.options.embeddingUnavailableReason) warnings.push(this.options.embeddingUnavailableReason);
+    if (warnings.length > 0) status.warnings = warnings;
+    return status;
+  }
+
+  async reindex(options: ProgressOptions = {}): Promise<number> {
+    this.assertOpen();
+    await this.flush();
+    const total = await this.backend.rebuildKeywordIndex();
+    await this.afterWrite(true);
+    if (this.backend.embedder === null) {
+      options.onProgress?.(total, total);
+      return total;
+    }
+    await this.backend.clearVectors();
+    await this.afterWrite(true);
+    await this.backfillEmbeddings(64, options);
+    return total;
+  }
+
+  async backfillEmbeddings(batchSize = 64, options: ProgressOptions = {}): Promise<number> {
+    this.assertOpen();
+    const size = check.limitOf(batchSize, "batchSize", 64, 4096);
+    const embedder = this.backend.embedder;
+    if (embedder === null) return 0;
+    return embedder.backfill(size, options.onProgress);
+  }
+
+  async flush(): Promise<void> {
+    await this.backend.embedder?.flush();
+  }
+
+  async close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        // The hooks (e.g. a snapshot on close) still read and write the open store.
+        await this.options.beforeClose?.(this);
+      } finally {
+        this.released = true;
+        const timeout = this.settings.closeTimeoutMs;
+        // A backfill (one running in the background since start-up, say) stops between batches.
+        await this.backend.embedder?.stopBackfill(timeout);
+        await this.backend.embedder?.close(timeout);
+        await this.backend.close();
+        await this.options.closeProvider?.close?.();
+      }
+    })();
+    return this.closing;
+  }
+
+  /** Every write clears the recall cache; a change is noted for the other writers' caches. */
+  private async afterWrite(changed: boolean): Promise<void> {
+    this.recaller.clear();
+    if (changed) await this.backend.noteChange();
+  }
+
+  /** Deferred mode queues the vectors; otherwise they are computed before returning. */
+  private async embedLater(jobs: EmbedJob[]): Promise<void> {
+    const embedder = this.backend.embedder;
+    if (embedder === null || jobs.length === 0) return;
+    if (this.settings.deferEmbedding ?? true) {
+      embedder.enqueue(jobs);
+      return;
+    }
+    try {
+      await embedder.embedNow(jobs);
+    } catch (error) {
+      this.warnOnce("embedding failed; entries stay keyword-only until backfill", {
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  /** The text fields of a validated entry the backend must be able to hold. */
+  private checkWrite(write: Parameters<MemoryBackend["write"]>[0][number], prefix: string): void {
+    const checkText = this.backend.checkText;
+    if (checkText === undefined) return;
+    const field = (name: string) => (prefix === "" ? name : `${prefix}.${name}`);
+    checkText(write.key, field("key"));
+    checkText(write.content, field("content"));
+    checkText(write.category, field("category"));
+    checkText(write.namespace, field("namespace"));
+    checkText(write.sessionId, field("sessionId"));
+    checkText(write.supersededBy, field("supersededBy"));
+    checkText(write.id, field("id"));
+    checkText(write.source?.path, field("source.path"));
+    checkText(write.context, field("context"));
+  }
+
+  /** Filters are compared with stored text: one the backend cannot hold is refused. */
+  private checkFilter(filter: EntryFilter): void {
+    const checkText = this.backend.checkText;
+    if (checkText === undefined) return;
+    checkText(filter.namespace, "namespace");
+    checkText(filter.sessionId, "sessionId");
+    for (const [i, category] of (filter.categories ?? []).entries()) checkText(category, `categories[${i}]`);
+  }
+
+  /** Whether the backend could hold this pair (a pair it cannot names no stored entry). */
+  private storable(namespace: string, key: string): boolean {
+    const checkText = this.backend.checkText;
+    if (checkText === undefined) return true;
+    try {
+      checkText(namespace, "namespace");
+      checkText(key, "key");
+      return true;
+    } catch {
+      return false; // refused text is simply not there
+    }
+  }
+
+  private storableRefs(pairs: [string, string][]): [string, string][] {
+    return pairs.filter(([namespace, key]) => this.storable(namespace, key));
+  }
+
+  private warnOnce(reason: string, data?: Record<string, unknown>): void {
+    if (this.warned.has(reason)) return;
+    this.warned.add(reason);
+    this.logger.warn(reason, data);
+  }
+
+  private assertOpen(): void {
+    if (this.released) throw new MemoryError("UNAVAILABLE", "this memory is closed");
+  }
+}

@@ -1,0 +1,60 @@
+// Recall for every backend: answers a validated request from the hot cache of recent results, or
+// runs the recall engine over the backend's searches and caches what it returns. A cached result
+// is served only while the backend's change stamp still reads what it read before the result was
+// computed (another connection or server wrote: PRAGMA data_version, a shared counter), and the
+// façade clears the cache after each of its own writes.
+import type { MemoryBackend, MemoryEntry, RecallRequest } from "@claw/memory-api";
+import { isMemoryError, MemoryError } from "@claw/memory-api";
+import type { MemorySettings } from "../config/config-schema.js";
+import { HotCache, recallCacheKey } from "../recall/hot-cache.js";
+import { runRecallEngine } from "../recall/recall-engine.js";
+
+export interface CachedRecall {
+  /** The entries for `request` (copies: callers cannot change what is cached). */
+  recall(request: RecallRequest): Promise<MemoryEntry[]>;
+  /** Drops every cached result (after a write). */
+  clear(): void;
+}
+
+export interface CachedRecallDeps {
+  backend: MemoryBackend;
+  settings: MemorySettings;
+  now: () => Date;
+  warnOnce: (reason: string, data?: Record<string, unknown>) => void;
+}
+
+/**
+ * The cache is sized by `hot_cache_size` and `hot_cache_ttl_seconds`. Failures other than
+ * MemoryErrors and aborts surface as STORAGE.
+ */
+export function createCachedRecall(deps: CachedRecallDeps): CachedRecall {
+  const { backend, settings } = deps;
+  const hot = new HotCache<{ stamp: string; entries: MemoryEntry[] }>({
+    maxEntries: settings.hotCacheSize,
+    ttlMs: settings.hotCacheTtlSeconds * 1000,
+  });
+
+  async function run(request: RecallRequest): Promise<MemoryEntry[]> {
+    const source = backend.recallSource(request);
+    const recalled = await runRecallEngine(source, deps, request);
+    return backend.recalledEntries(recalled, request.withEmbeddings);
+  }
+
+  async function recall(request: RecallRequest): Promise<MemoryEntry[]> {
+    try {
+      if (settings.hotCacheSize === 0) return await run(request);
+      const key = recallCacheKey({ ...request.filter, ...request, filter: undefined, signal: undefined });
+      const stamp = await backend.changeStamp();
+      const cached = hot.get(key);
+      if (cached !== undefined && cached.stamp === stamp) return cached.entries.map((e) => ({ ...e }));
+      const entries = await run(request);
+      hot.set(key, { stamp, entries });
+      return entries.map((e) => ({ ...e }));
+    } catch (error) {
+      if (isMemoryError(error) || (error as Error).name === "AbortError") throw error;
+      throw new MemoryError("STORAGE", `storage failure: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  return { recall, clear: () => hot.clear() };
+}

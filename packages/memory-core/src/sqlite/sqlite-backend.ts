@@ -1,0 +1,138 @@
+// SQLite as a MemoryBackend: one file with FTS5, sqlite-vec (or vectors compared in JavaScript)
+// and the embedding pipeline. Each call runs under the storage guard: SQLite failures surface as
+// STORAGE, and a call after close() as UNAVAILABLE.
+import type { EmbeddingProvider, Logger, MemoryBackend } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import type { MemorySettings } from "../config/config-schema.js";
+import type { RankRow } from "./entry-row.js";
+import { rowToEntry } from "./entry-row.js";
+import { createEntryWriter } from "./entry-writer.js";
+import { createIndexMerge } from "./fts-index.js";
+import { readStatus } from "./memory-status.js";
+import { openStore } from "./open-store.js";
+import * as read from "./read-entries.js";
+import { rebuildFullText } from "./rebuild-full-text.js";
+import { recalledEntries, sqliteRecallSource } from "./recall-pipeline.js";
+import { createSqliteEmbedder } from "./sqlite-embedder.js";
+import { createStorageGuard } from "./storage-guard.js";
+
+export interface SqliteBackendOptions {
+  /** The database file (`brain.db` in a workspace), or ":memory:". */
+  path: string;
+  settings: MemorySettings;
+  /** null = keyword-only. */
+  provider: EmbeddingProvider | null;
+  logger: Logger;
+  now: () => Date;
+  newId: () => string;
+  /** false = do not load sqlite-vec (vectors compared in JavaScript). */
+  loadVectorExtension: boolean;
+}
+
+/** Opens (creating or upgrading) the database. Throws when it cannot. */
+export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<RankRow> {
+  const { settings, logger } = options;
+  const listeners: Array<() => void> = [];
+  const parts = openStore({
+    path: options.path,
+    settings,
+    provider: options.provider,
+    logger,
+    now: options.now,
+    newId: options.newId,
+    loadVectorExtension: options.loadVectorExtension,
+    onVectorsWritten: () => {
+      for (const listener of listeners) listener();
+    },
+  });
+  const { db, statements, vectors, embeddings, warnings } = parts;
+  let closed = false;
+  const assertOpen = () => {
+    if (closed) throw new MemoryError("UNAVAILABLE", "this memory is closed");
+  };
+  const guard = createStorageGuard(assertOpen);
+  const writer = createEntryWriter({
+    db,
+    statements,
+    vectors,
+    indexMerge: createIndexMerge(statements, logger),
+    newId: options.newId,
+    assertOpen,
+    guard,
+    onWrite: () => {},
+  });
+  const embedder =
+    embeddings === null
+      ? null
+      : createSqliteEmbedder({
+          db,
+          statements,
+          pipeline: embeddings,
+          settings,
+          logger,
+          addWarning: (warning) => warnings.push(warning),
+        });
+  const recallDeps = { statements, vectors, embeddings, settings };
+
+  return {
+    name: "sqlite",
+    embedder,
+    warnings,
+
+    async write(writes, removals) {
+      const results = writer.writeAll(writes, removals as [string, string][]);
+      writer.mergeIndexAfter(results.length + removals.length);
+      return results;
+    },
+    async deleteRefs(refs) {
+      return writer.mergeIndexAfter(writer.deleteRefs(refs as [string, string][]));
+    },
+    async deleteNamespace(namespace) {
+      return writer.mergeIndexAfter(writer.deleteWhere("m.namespace = ?", [namespace]));
+    },
+    async deleteSession(sessionId) {
+      return writer.mergeIndexAfter(writer.deleteWhere("m.session_id = ?", [sessionId]));
+    },
+
+    get: async (namespace, key) => guard(() => read.getEntry(statements, namespace, key)),
+    list: async (filter, limit, offset) => guard(() => read.listEntries(statements, filter, limit, offset)),
+    count: async (namespace, category) => guard(() => read.countEntries(statements, namespace, category)),
+    topCore: async (namespace, limit) => guard(() => read.topCore(statements, namespace, limit)),
+    exportAll: async (filter, withEmbeddings) =>
+      guard(() => read.exportEntries(statements, filter, withEmbeddings)),
+    exportPage: async (filter, withEmbeddings, afterRid, limit) =>
+      guard(() =>
+        read
+          .exportPage(statements, filter, withEmbeddings, afterRid, limit)
+          .map((row) => ({ rid: row.rid, entry: rowToEntry(row) })),
+      ),
+
+    recallSource: (request) => sqliteRecallSource(recallDeps, request),
+    recalledEntries: async (recalled, withEmbeddings) =>
+      guard(() => recalledEntries(statements, recalled, withEmbeddings)),
+
+    // `PRAGMA data_version` moves only on other connections' commits (a second process on the
+    // same brain.db) and costs microseconds; the façade clears its cache after its own writes.
+    changeStamp: async () => guard(() => String(statements.get("PRAGMA data_version").pluck().get())),
+    noteChange: async () => {},
+    onChange: (listener) => {
+      listeners.push(listener);
+    },
+
+    rebuildKeywordIndex: async () => guard(() => rebuildFullText(db, statements)),
+    async clearVectors() {
+      guard(() => db.prepare("UPDATE memories SET embedding = NULL, embedding_content_hash = NULL").run());
+      vectors.clear();
+      if (embedder !== null) vectors.ensure(embedder.provider.dimensions);
+    },
+
+    status: async () =>
+      guard(() => readStatus({ db, path: options.path, embeddings, vectors, warnings: [] })),
+    ping: async () => (db.prepare("SELECT 1 AS ok").get() as { ok: number }).ok === 1,
+    async close() {
+      closed = true;
+      statements.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// PostgreSQL + pgvector as a MemoryBackend, for several servers sharing one store. Database
+// failures surface as STORAGE (storageError); the shared change counter keeps every server's
+// recall cache honest.
+import type { BackendEmbedder, MemoryBackend } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import { settleWithin } from "@claw/memory-core";
+import { bumpChanges, readChanges } from "./db/change-stamp.js";
+import { inTransaction, storageError } from "./db/pool.js";
+import { backfillMissing, clearVectors } from "./embedding/backfill.js";
+import type { EmbeddingWorker } from "./embedding/embedding-worker.js";
+import type { StoreParts } from "./open-store.js";
+import { postgresRecallSource } from "./search/recall-source.js";
+import { describeLocation, readStatus } from "./status.js";
+import { deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
+import { type PgEntryRow, rowToEntry } from "./store/entry-row.js";
+import * as read from "./store/read-entries.js";
+import { rebuildFullText } from "./store/rebuild-fts.js";
+import { assertStorableText } from "./store/text-guard.js";
+import { writeEntries } from "./store/write-entries.js";
+
+export interface PostgresBackendOptions {
+  parts: StoreParts;
+  url: string | undefined;
+  textSearchConfig: string;
+  sessionContextWeight: number;
+  newId: () => string;
+  /** Adds this server's listener for vectors it wrote (openStore's onVectorsWritten calls them). */
+  listeners: Array<() => void>;
+}
+
+export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<PgEntryRow> {
+  const { parts, textSearchConfig, listeners } = options;
+  const { names } = parts;
+  const location = describeLocation(options.url, names.raw);
+  const writeOptions = { names, textSearchConfig, newId: options.newId };
+  /** Runs a query: database failures surface as STORAGE; MemoryErrors and aborts pass through. */
+  async function db<T>(fn: (db: StoreParts["db"]) => Promise<T>): Promise<T> {
+    try {
+      return await fn(parts.db);
+    } catch (error) {
+      throw storageError(error);
+    }
+  }
+  const embedder = parts.worker === null ? null : workerEmbedder(parts, parts.worker);
+
+  return {
+    name: "postgres",
+    embedder,
+    warnings: parts.warnings,
+    checkText: assertStorableText,
+
+    async write(writes, removals) {
+      const written = await db(() =>
+        inTransaction(parts.pool, async (tx) => {
+          await deleteRefs(tx, names, removals, textSearchConfig);
+          return writeEntries(tx, writes, writeOptions);
+        }),
+      );
+      return written.map(({ row, hash, missingVector }) => ({
+        entry: rowToEntry(row),
+        job: missingVector ? { rid: row.rid, namespace: row.namespace, hash, content: row.content } : null,
+      }));
+    },
+    deleteRefs: (refs) => db((d) => deleteRefs(d, names, refs, textSearchConfig)),
+    deleteNamespace: (namespace) => db((d) => deleteNamespace(d, names, namespace)),
+    deleteSession: (sessionId) => db((d) => deleteSession(d, names, sessionId)),
+
+    get: (namespace, key) => db((d) => read.getEntry(d, names, namespace, key)),
+    list: (filter, limit, offset) => db((d) => read.listEntries(d, names, filter, limit, offset)),
+    count: (namespace, category) => db((d) => read.countEntries(d, names, namespace, category)),
+    topCore: (namespace, limit) => db((d) => read.topCore(d, names, namespace, limit)),
+    exportAll: (filter, withEmbeddings) => db((d) => read.exportEntries(d, names, filter, withEmbeddings)),
+    exportPage: (filter, withEmbeddings, afterRid, limit) =>
+      db(async (d) =>
+        (await read.exportPage(d, names, filter, withEmbeddings, afterRid, limit)).map((row) => ({
+          rid: row.rid,
+          entry: rowToEntry(row),
+        })),
+      ),
+
+    recallSource: (request) =>
+      postgresRecallSource(
+        { ...parts, textSearchConfig, sessionContextWeight: options.sessionContextWeight },
+        request.filter,
+        request.withEmbeddings,
+      ),
+    recalledEntries: async (recalled) => recalled.map((r) => rowToEntry(r.row, r.score)),
+
+    changeStamp: () => db((d) => readChanges(d, names)),
+    noteChange: () => db((d) => bumpChanges(d, names)),
+    onChange: (listener) => {
+      listeners.push(listener);
+    },
+
+    rebuildKeywordIndex: () => db((d) => rebuildFullText(d, names, textSearchConfig)),
+    clearVectors: () => db((d) => clearVectors(d, names)),
+
+    status: () =>
+      db((d) =>
+        readStatus({
+          db: d,
+          names,
+          location,
+          worker: parts.worker,
+          vectors: parts.vectors,
+          schemaVersion: parts.schemaVersion,
+          warnings: [],
+        }),
+      ),
+    async ping() {
+      const { rows } = await parts.db.query<{ ok: number }>("SELECT 1 AS ok");
+      return rows[0]?.ok === 1;
+    },
+    async close() {
+      if (parts.ownsPool) await parts.pool.end().catch(() => {});
+    },
+  };
+}
+
+/** The embedding worker (claims and leases shared by servers) as the façade's BackendEmbedder. */
+function workerEmbedder(parts: StoreParts, worker: EmbeddingWorker): BackendEmbedder {
+  let stopping = false;
+  const running = new Set<Promise<number>>();
+  return {
+    get provider() {
+      return worker.provider;
+    },
+    get pending() {
+      return worker.pending;
+    },
+    get lastError() {
+      return worker.lastError;
+    },
+    enqueue: (jobs) => worker.enqueue(jobs),
+    embedNow: (jobs) => worker.embedRows(jobs),
+    embedQuery: (text, signal) => worker.embedQuery(text, signal),
+    async embedTexts(texts, purpose, signal) {
+      try {
+        return await worker.embedTexts(texts, purpose, signal);
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+    async backfill(batchSize, onProgress) {
+      const work = backfillMissing(parts.db, parts.names, worker, batchSize, {
+        onProgress,
+        isOpen: () => {
+          if (stopping) throw new MemoryError("UNAVAILABLE", "this memory is closed");
+        },
+      });
+      running.add(work);
+      try {
+        return await work;
+      } catch (error) {
+        throw storageError(error);
+      } finally {
+        running.delete(work);
+      }
+    },
+    flush: () => worker.flush(),
+    async stopBackfill(timeoutMs) {
+      stopping = true;
+      await settleWithin(running, timeoutMs);
+    },
+    close: (timeoutMs) => worker.close(timeoutMs),
+  };
+}
