@@ -1,10 +1,10 @@
 import { defineProject } from "vitest/config";
+import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
   test: {
+    ...sharedTestOptions,
     name: "@claw/memory-cli",
     include: ["src/**/*.test.ts"],
-    // Many tests start the built binary (≈ 0.2 s each, more on a loaded CI machine).
-    testTimeout: 60_000,
   },
 });

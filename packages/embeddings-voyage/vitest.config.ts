@@ -1,7 +1,9 @@
 import { defineProject } from "vitest/config";
+import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
   test: {
+    ...sharedTestOptions,
     name: "@claw/embeddings-voyage",
     include: ["src/**/*.test.ts"],
     passWithNoTests: true,

@@ -1,13 +1,11 @@
 import { defineProject } from "vitest/config";
+import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
   test: {
+    ...sharedTestOptions,
     name: "@claw/memory-postgres",
     include: ["src/**/*.test.ts"],
     passWithNoTests: true,
-    // Each test file starts its own PGlite (WASM PostgreSQL, ~2 s); on a busy 2-core machine
-    // running every package's tests at once, its queries are slower than vitest's defaults allow.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
   },
 });

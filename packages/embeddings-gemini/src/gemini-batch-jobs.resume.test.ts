@@ -7,17 +7,14 @@ import { createEmbeddingProvider } from "./index.js";
 import {
   type FakeGeminiBatchScript,
   type FakeGeminiServer,
+  firstCharVector,
   startFakeGeminiServer,
 } from "./test-support/fake-gemini-server.js";
 
 let server: FakeGeminiServer;
 
 beforeEach(async () => {
-  server = await startFakeGeminiServer({
-    // The text's first character code marks each vector, so order is visible.
-    embed: ({ text, outputDimensionality }) =>
-      Array.from({ length: outputDimensionality ?? 3072 }, (_, i) => (i === 0 ? text.charCodeAt(0) : 1)),
-  });
+  server = await startFakeGeminiServer({ embed: firstCharVector });
 });
 
 afterEach(async () => {
@@ -40,10 +37,6 @@ function batchJobs(dimensions?: number): EmbeddingBatchJobs {
 
 function requestLines(from = 0): string[] {
   return server.requests.slice(from).map((r) => `${r.method} ${r.path}`);
-}
-
-function markers(vectors: Float32Array[]): Array<number | undefined> {
-  return vectors.map((vector) => vector[0]);
 }
 
 /** Submits a batch that stays running, detaches from it once it runs, and returns its name. */
@@ -174,7 +167,7 @@ describe("Gemini batch jobs: resumeJobId", () => {
       onStatus: (status) => statuses.push(status),
     });
 
-    expect(markers(vectors)).toEqual(["c".charCodeAt(0), "a".charCodeAt(0), "b".charCodeAt(0)]);
+    expect(vectors.map((vector) => vector[0])).toEqual([99, 97, 98]); // c, a, b
     expect(vectors.every((vector) => vector.length === 3072)).toBe(true);
     expect(statuses).toEqual(["JOB_STATE_RUNNING", "JOB_STATE_SUCCEEDED"]);
     expect(requestLines(before)).toEqual(["GET /v1beta/batches/fake1", "GET /v1beta/batches/fake1"]);
@@ -281,7 +274,7 @@ describe("Gemini batch jobs: resumeJobId", () => {
     await expect(second).rejects.toBe(reason);
     expect(requestLines().some((line) => line.endsWith(":cancel"))).toBe(false);
     expect(server.batches()[0]?.state).toBe("BATCH_STATE_RUNNING");
-    expect(markers(await resume(jobs, TEXTS, jobId))).toEqual([99, 97, 98]);
+    expect((await resume(jobs, TEXTS, jobId)).map((vector) => vector[0])).toEqual([99, 97, 98]);
   });
 });
 

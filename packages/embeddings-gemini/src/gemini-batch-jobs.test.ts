@@ -3,16 +3,16 @@
 import { isMemoryError } from "@claw/memory-api";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createEmbeddingProvider } from "./index.js";
-import { type FakeGeminiServer, startFakeGeminiServer } from "./test-support/fake-gemini-server.js";
+import {
+  type FakeGeminiServer,
+  firstCharVector,
+  startFakeGeminiServer,
+} from "./test-support/fake-gemini-server.js";
 
 let server: FakeGeminiServer;
 
 beforeEach(async () => {
-  server = await startFakeGeminiServer({
-    // The text's first character code marks each vector, so order is visible.
-    embed: ({ text, outputDimensionality }) =>
-      Array.from({ length: outputDimensionality ?? 3072 }, (_, i) => (i === 0 ? text.charCodeAt(0) : 1)),
-  });
+  server = await startFakeGeminiServer({ embed: firstCharVector });
 });
 
 afterEach(async () => {

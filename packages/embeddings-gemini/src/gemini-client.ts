@@ -83,11 +83,11 @@ export function createGeminiCall(settings: GeminiClientSettings): GeminiCall {
         client: new GoogleGenAI({ apiKey, vertexai: false, httpOptions: clientHttpOptions(settings) }),
       };
     }
-    // The SDK's ApiError drops response headers; a per-call fetch keeps Retry-After for the error.
-    let retryAfterHeader: string | null = null;
+    // The SDK's ApiError drops response headers; a per-call fetch keeps them (Retry-After) for the error.
+    let responseHeaders: Headers | null = null;
     const fetchKeepingRetryAfter = async (...args: Parameters<typeof globalThis.fetch>) => {
       const response = await (baseFetch ?? globalThis.fetch)(...args);
-      if (!response.ok) retryAfterHeader = response.headers.get("retry-after");
+      if (!response.ok) responseHeaders = response.headers;
       return response;
     };
     try {
@@ -95,7 +95,7 @@ export function createGeminiCall(settings: GeminiClientSettings): GeminiCall {
     } catch (error) {
       throw toMemoryError(error, {
         apiKey,
-        retryAfterHeader,
+        responseHeaders,
         callerAborted: signal?.aborted === true,
         timeoutMs: settings.timeoutMs,
       });

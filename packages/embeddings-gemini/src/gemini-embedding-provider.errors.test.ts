@@ -107,6 +107,17 @@ describe("gemini errors", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  test.each([
+    [408, "TIMEOUT"],
+    [504, "TIMEOUT"],
+    [409, "PROVIDER"],
+  ] as const)("HTTP %i → %s, retryable (the shared status table)", async (status, code) => {
+    server.failNext(1, { status });
+    const error = await embedError();
+    expect({ code: error.code, retryable: error.retryable }).toEqual({ code, retryable: true });
+    expect(error.message).toBe(`gemini: fake failure ${status} (HTTP ${status})`);
+  });
+
   test("a slow server → TIMEOUT after timeoutMs", async () => {
     server.delayNext(1, 2_000);
     const started = Date.now();

@@ -1,6 +1,7 @@
 // Gemini embeddings (`models/{model}:batchEmbedContents`) as a claw-memory EmbeddingProvider.
 import type { EmbeddingProvider, EmbedOptions } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
+import { batchJobsSetting } from "@claw/provider-utils";
 import type { EmbedContentResponse } from "@google/genai";
 import { createGeminiBatchJobs } from "./gemini-batch-jobs.js";
 import { createGeminiCall, type GeminiClientSettings, validateClientSettings } from "./gemini-client.js";
@@ -48,10 +49,9 @@ export function createEmbeddingProvider(settings: GeminiEmbeddingSettings = {}):
   // Google documents only full-size vectors as normalised; truncated (or unknown) ones are normalised here.
   const normalise = requested !== undefined && (native === undefined || requested < native);
   const call = createGeminiCall(settings);
-  const batchApi = settings.batchApi ?? true;
-  if (typeof batchApi !== "boolean") {
-    throw MemoryError.invalidInput("batchApi", `must be true or false, got ${String(batchApi)}`);
-  }
+  const batchJobs = batchJobsSetting(settings.batchApi, true, () =>
+    createGeminiBatchJobs({ call, model, requested, dimensions, normalise }),
+  );
 
   async function embedBatch(batch: readonly string[], options: EmbedOptions): Promise<Float32Array[]> {
     const taskType = options.purpose === "query" ? "RETRIEVAL_QUERY" : "RETRIEVAL_DOCUMENT";
@@ -70,24 +70,23 @@ export function createEmbeddingProvider(settings: GeminiEmbeddingSettings = {}):
     return toVectors(response, batch.length, dimensions, normalise);
   }
 
+  /** Core batches by maxBatchSize; splitting here keeps direct callers within the API's limit. */
+  async function embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += GEMINI_MAX_BATCH_SIZE) {
+      vectors.push(...(await embedBatch(texts.slice(start, start + GEMINI_MAX_BATCH_SIZE), options)));
+    }
+    return vectors;
+  }
+
   return {
     id: "gemini",
     model,
     dimensions,
     maxBatchSize: GEMINI_MAX_BATCH_SIZE,
     maxInputTokens: GEMINI_MAX_INPUT_TOKENS,
-    ...(batchApi
-      ? { batchJobs: createGeminiBatchJobs({ call, model, requested, dimensions, normalise }) }
-      : {}),
-    async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-      if (texts.length === 0) return [];
-      // Core batches by maxBatchSize; splitting here keeps direct callers within the API's limit.
-      const vectors: Float32Array[] = [];
-      for (let start = 0; start < texts.length; start += GEMINI_MAX_BATCH_SIZE) {
-        vectors.push(...(await embedBatch(texts.slice(start, start + GEMINI_MAX_BATCH_SIZE), options)));
-      }
-      return vectors;
-    },
+    ...batchJobs,
+    embed,
   };
 }
 

@@ -1,13 +1,21 @@
-// Gemini SDK failures → MemoryError, classified by HTTP status and the structured error body.
+// Gemini SDK failures → the facts provider-utils classifies (status, no answer, our deadline), read
+// from the HTTP status and the structured error body (google.rpc.Status, RetryInfo, ErrorInfo).
 
 import { isMemoryError, MemoryError } from "@claw/memory-api";
+import {
+  type HeaderReader,
+  parseRetryAfter,
+  providerError,
+  type Redaction,
+  redactCause,
+} from "@claw/provider-utils";
 import { ApiError } from "@google/genai";
 
 export interface GeminiErrorContext {
   /** Scrubbed from every message and from the cause. */
   apiKey?: string;
-  /** The failed response's Retry-After header, when there was one. */
-  retryAfterHeader?: string | null;
+  /** The failed response's headers (the SDK's ApiError drops them), for Retry-After. */
+  responseHeaders?: HeaderReader | null;
   /** The caller's signal fired (as opposed to our own timeout). */
   callerAborted?: boolean;
   timeoutMs?: number;
@@ -30,66 +38,64 @@ const AUTH_REASONS = new Set([
   "API_KEY_IP_ADDRESS_BLOCKED",
 ]);
 const AUTH_HINT = "check GEMINI_API_KEY (or providers.gemini.api_key)";
-// Google API keys have a fixed shape; scrubbing it also covers keys we were not told about.
-const GOOGLE_KEY_SHAPE = /AIza[0-9A-Za-z_-]{35}/g;
-const KEY_QUERY_PARAM = /([?&]key=)[^&\s"']+/gi;
 
-export function scrubSecrets(text: string, apiKey?: string): string {
-  let out = text;
-  if (apiKey !== undefined && apiKey.length > 0) out = out.split(apiKey).join("[redacted]");
-  return out.replace(KEY_QUERY_PARAM, "$1[redacted]").replace(GOOGLE_KEY_SHAPE, "[redacted]");
+/** The key we sent, and Google key shapes and `?key=` values we were not told about. */
+export function geminiRedaction(apiKey: string | undefined): Redaction {
+  return {
+    secrets: [apiKey],
+    patterns: [
+      { pattern: /([?&]key=)[^&\s"']+/gi, replacement: "$1[redacted]" },
+      // Google API keys have a fixed shape.
+      { pattern: /AIza[0-9A-Za-z_-]{35}/g },
+    ],
+  };
 }
 
 export function toMemoryError(error: unknown, context: GeminiErrorContext = {}): MemoryError {
   if (isMemoryError(error)) return error;
-  const cause = scrubCause(error, context.apiKey);
-  if (error instanceof ApiError) return fromApiError(error, cause, context);
-  const name = error instanceof Error ? error.name : undefined;
+  const redaction = geminiRedaction(context.apiKey);
+  if (error instanceof ApiError) return fromApiError(error, redaction, context);
+  const options = { cause: error, redaction };
   if (context.callerAborted === true) {
+    // Not in the status table: the caller gave up, so retrying on its behalf makes no sense.
+    const cause = redactCause(error, redaction);
     return new MemoryError("TIMEOUT", "gemini: request aborted by the caller", { cause, retryable: false });
   }
+  const name = error instanceof Error ? error.name : undefined;
   if (name === "AbortError" || name === "TimeoutError") {
     const after = context.timeoutMs === undefined ? "" : ` after ${context.timeoutMs} ms`;
-    return new MemoryError("TIMEOUT", `gemini: request timed out${after}`, { cause });
+    return providerError({ kind: "deadline" }, `gemini: request timed out${after}`, options);
   }
-  const message = scrubSecrets(error instanceof Error ? error.message : String(error), context.apiKey);
+  const message = error instanceof Error ? error.message : String(error);
   // undici reports connection failures as TypeError("fetch failed") with the system error as cause.
   if (error instanceof TypeError) {
     const code = (error.cause as { code?: unknown } | undefined)?.code;
     const detail = typeof code === "string" ? ` (${code})` : "";
-    return new MemoryError("UNAVAILABLE", `gemini: cannot reach the API${detail}: ${message}`, { cause });
+    return providerError(
+      { kind: "unreachable" },
+      `gemini: cannot reach the API${detail}: ${message}`,
+      options,
+    );
   }
-  return new MemoryError("PROVIDER", `gemini: ${message}`, { cause, retryable: false });
+  return providerError({ kind: "unexpected" }, `gemini: ${message}`, options);
 }
 
-function fromApiError(error: ApiError, cause: unknown, context: GeminiErrorContext): MemoryError {
+function fromApiError(error: ApiError, redaction: Redaction, context: GeminiErrorContext): MemoryError {
   const status = error.status;
   const body = parseErrorBody(error.message);
-  const vendorMessage = scrubSecrets(body?.message ?? error.message, context.apiKey);
   const reasons = (body?.details ?? [])
     .map((detail) => detail.reason)
     .filter((reason): reason is string => typeof reason === "string");
   const label = [`HTTP ${status}`, body?.status, ...reasons].filter(Boolean).join(" ");
-  const message = `gemini: ${vendorMessage} (${label})`;
-
-  const isAuth =
-    status === 401 ||
-    status === 403 ||
+  const credentialsRejected =
     (body?.status !== undefined && AUTH_STATUSES.has(body.status)) ||
     reasons.some((reason) => AUTH_REASONS.has(reason));
-  if (isAuth)
-    return new MemoryError("PROVIDER_AUTH", `${message}; ${AUTH_HINT}`, { cause, retryable: false });
-  if (status === 429) {
-    const retryAfterSeconds =
-      parseRetryAfterHeader(context.retryAfterHeader) ?? parseRetryInfo(body?.details ?? []);
-    return new MemoryError("RATE_LIMITED", message, {
-      cause,
-      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-    });
-  }
-  if (status === 408 || status === 504) return new MemoryError("TIMEOUT", message, { cause });
-  if (status >= 500) return new MemoryError("PROVIDER", message, { cause, retryable: true });
-  return new MemoryError("PROVIDER", message, { cause, retryable: false });
+  const retryAfterSeconds = parseRetryAfter(context.responseHeaders) ?? parseRetryInfo(body?.details ?? []);
+  return providerError(
+    { kind: "http", status, credentialsRejected, retryAfterSeconds },
+    `gemini: ${body?.message ?? error.message} (${label})`,
+    { cause: error, redaction, authHint: AUTH_HINT },
+  );
 }
 
 /** The SDK puts the JSON error body, stringified, in ApiError.message. */
@@ -113,15 +119,6 @@ function parseErrorBody(text: string): GoogleErrorBody | undefined {
   }
 }
 
-/** Retry-After is either delta-seconds or an HTTP date. */
-function parseRetryAfterHeader(value: string | null | undefined): number | undefined {
-  if (value === null || value === undefined || value.trim() === "") return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
-}
-
 /** google.rpc.RetryInfo: `retryDelay` as a proto Duration ("7s", "0.5s" or { seconds, nanos }). */
 function parseRetryInfo(details: Array<Record<string, unknown>>): number | undefined {
   const info = details.find(
@@ -138,15 +135,4 @@ function parseRetryInfo(details: Array<Record<string, unknown>>): number | undef
     return Number.isFinite(total) && total >= 0 ? total : undefined;
   }
   return undefined;
-}
-
-/** The original error stays the cause, minus any copy of the key in its message or stack. */
-function scrubCause(error: unknown, apiKey?: string): unknown {
-  if (!(error instanceof Error)) return error;
-  const message = scrubSecrets(error.message, apiKey);
-  if (message !== error.message) {
-    error.message = message;
-    if (error.stack !== undefined) error.stack = scrubSecrets(error.stack, apiKey);
-  }
-  return error;
 }

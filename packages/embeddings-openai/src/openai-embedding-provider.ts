@@ -1,6 +1,7 @@
 // EmbeddingProvider for OpenAI, OpenRouter and any OpenAI-compatible /embeddings endpoint.
 import type { EmbeddingProvider, EmbedOptions } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
+import { batchJobsSetting } from "@claw/provider-utils";
 import type OpenAI from "openai";
 import { createOpenAIBatchJobs } from "./openai-batch-jobs.js";
 import { createConnection, type OpenAIConnectionSettings } from "./openai-connection.js";
@@ -40,10 +41,10 @@ export function createEmbeddingProvider(settings: OpenAIEmbeddingSettings = {}):
   );
   const id = connection.provider;
   const label = `${id} embeddings (${model})`;
-  const batchApi = settings.batchApi ?? connection.provider === "openai";
-  if (typeof batchApi !== "boolean") {
-    throw MemoryError.invalidInput("batchApi", `must be true or false, got ${String(batchApi)}`);
-  }
+  // OpenRouter and most OpenAI-compatible servers have no Batch API.
+  const batchJobs = batchJobsSetting(settings.batchApi, connection.provider === "openai", () =>
+    createOpenAIBatchJobs({ connection, model, dimensions, sendDimensions, label }),
+  );
 
   return {
     id,
@@ -51,9 +52,7 @@ export function createEmbeddingProvider(settings: OpenAIEmbeddingSettings = {}):
     dimensions,
     maxBatchSize: MAX_BATCH_SIZE,
     maxInputTokens: MAX_INPUT_TOKENS,
-    ...(batchApi
-      ? { batchJobs: createOpenAIBatchJobs({ connection, model, dimensions, sendDimensions, label }) }
-      : {}),
+    ...batchJobs,
     // `purpose` is accepted and ignored: OpenAI embeddings are symmetric and the API has no input_type.
     async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
       if (texts.length === 0) return [];

@@ -1,7 +1,6 @@
 import { isMemoryError, type MemoryError } from "@claw/memory-api";
 import { describe, expect, it, vi } from "vitest";
 import { createEmbeddingProvider } from "./index.js";
-import { parseRetryAfter } from "./openai-error.js";
 import { startFakeOpenAIServer, useFakeOpenAIServer } from "./test-support/fake-openai-server.js";
 
 const KEY = "sk-secret-0123456789abcdef";
@@ -46,12 +45,23 @@ describe("SDK errors become MemoryErrors", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("prefers retry-after-ms and understands an HTTP date", () => {
-    const now = Date.parse("2025-01-01T00:00:00Z");
-    expect(parseRetryAfter(new Headers({ "retry-after-ms": "1500", "retry-after": "9" }), now)).toBe(1.5);
-    expect(parseRetryAfter(new Headers({ "retry-after": "Wed, 01 Jan 2025 00:00:30 GMT" }), now)).toBe(30);
-    expect(parseRetryAfter(new Headers({ "retry-after": "soon" }), now)).toBeUndefined();
-    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  it("429 with retry-after-ms (OpenAI's precise form) → RATE_LIMITED after those milliseconds", async () => {
+    fake.failNext({ status: 429, headers: { "retry-after-ms": "1500", "retry-after": "9" } });
+    const error = await failure(provider().embed(["a"]));
+    expect(error).toMatchObject({ code: "RATE_LIMITED", retryAfterSeconds: 1.5, retryable: true });
+  });
+
+  it.each([
+    [408, "TIMEOUT"],
+    [504, "TIMEOUT"],
+    [409, "PROVIDER"],
+  ] as const)("%i → %s, retryable (the shared status table)", async (status, code) => {
+    fake.failNext({ status });
+    const error = await failure(provider().embed(["a"]));
+    expect({ code: error.code, retryable: error.retryable }).toEqual({ code, retryable: true });
+    expect(error.message).toBe(
+      `openai embeddings (text-embedding-3-small): ${status} fake failure ${status}`,
+    );
   });
 
   it("500 → PROVIDER retryable; 400 → PROVIDER not retryable", async () => {

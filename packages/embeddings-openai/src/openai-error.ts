@@ -1,5 +1,7 @@
-// Maps the openai SDK's errors to MemoryError by class and HTTP status, with the API key scrubbed.
-import { isMemoryError, MemoryError } from "@claw/memory-api";
+// The openai SDK's error classes → the facts provider-utils classifies (status, no answer, our
+// deadline, an exhausted quota), with the API key redacted from the message and the cause.
+import { isMemoryError } from "@claw/memory-api";
+import { type ProviderFailure, parseRetryAfter, providerError, type Redaction } from "@claw/provider-utils";
 import OpenAI from "openai";
 
 export interface ErrorContext {
@@ -11,8 +13,6 @@ export interface ErrorContext {
   now?: () => number;
 }
 
-const REDACTED = "[redacted]";
-
 export function toMemoryError(error: unknown, context: ErrorContext): Error {
   if (error instanceof OpenAI.APIUserAbortError || isAbortError(error)) {
     // The caller's own abort: hand back its reason, as fetch would, so core can tell it from a timeout.
@@ -20,83 +20,28 @@ export function toMemoryError(error: unknown, context: ErrorContext): Error {
     return asError(error);
   }
   if (isMemoryError(error)) return error;
-  const message = `${context.label}: ${scrub(messageOf(error), context.apiKey)}`;
-  const cause = redactCause(error, context.apiKey);
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
-    return new MemoryError("TIMEOUT", message, { cause, retryable: true });
-  }
-  if (error instanceof OpenAI.APIConnectionError) {
-    return new MemoryError("UNAVAILABLE", message, { cause, retryable: true });
-  }
+  const redaction: Redaction = {
+    secrets: [context.apiKey],
+    // The parsed error body may echo the key; it is checked, and left behind when it does.
+    detailsOf: (e) => (e instanceof OpenAI.APIError ? (e.error ?? null) : undefined),
+  };
+  const message = `${context.label}: ${messageOf(error)}`;
+  return providerError(failureOf(error, context), message, { cause: error, redaction });
+}
+
+function failureOf(error: unknown, context: ErrorContext): ProviderFailure {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: "deadline" };
+  if (error instanceof OpenAI.APIConnectionError) return { kind: "unreachable" };
   if (error instanceof OpenAI.APIError && typeof error.status === "number") {
-    const status = error.status;
-    if (status === 401 || status === 403) {
-      return new MemoryError("PROVIDER_AUTH", message, { cause, retryable: false });
-    }
-    if (status === 429) {
+    return {
+      kind: "http",
+      status: error.status,
       // An exhausted quota answers 429 too, but waiting does not refill it.
-      if (error.code === "insufficient_quota") {
-        return new MemoryError("PROVIDER", message, { cause, retryable: false });
-      }
-      const retryAfterSeconds = parseRetryAfter(error.headers, context.now?.() ?? Date.now());
-      return new MemoryError("RATE_LIMITED", message, {
-        cause,
-        retryable: true,
-        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-      });
-    }
-    const retryable = status === 408 || status === 409 || status >= 500;
-    return new MemoryError("PROVIDER", message, { cause, retryable });
+      quotaExhausted: error.code === "insufficient_quota",
+      retryAfterSeconds: parseRetryAfter(error.headers, context.now?.()),
+    };
   }
-  return new MemoryError("PROVIDER", message, { cause, retryable: false });
-}
-
-/** Seconds to wait from `retry-after-ms` (OpenAI's precise form) or `Retry-After` (seconds or HTTP date). */
-export function parseRetryAfter(headers: Headers | undefined, now: number): number | undefined {
-  const ms = headers?.get("retry-after-ms");
-  if (ms) {
-    const value = Number(ms);
-    if (Number.isFinite(value) && value >= 0) return value / 1000;
-  }
-  const header = headers?.get("retry-after");
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
-}
-
-export function scrub(text: string, apiKey: string | undefined): string {
-  return apiKey ? text.split(apiKey).join(REDACTED) : text;
-}
-
-/**
- * The SDK error itself when no message in its cause chain holds the key; otherwise plain copies with
- * the key removed (the response body, which may echo it, is left behind). Loggers print causes.
- */
-function redactCause(error: unknown, apiKey: string | undefined): unknown {
-  if (!apiKey || !chainMentions(error, apiKey, 0)) return error;
-  return redactedCopy(error, apiKey, 0);
-}
-
-function chainMentions(error: unknown, apiKey: string, depth: number): boolean {
-  if (depth > 8 || error === undefined || error === null) return false;
-  if (messageOf(error).includes(apiKey)) return true;
-  if (error instanceof OpenAI.APIError && JSON.stringify(error.error ?? null).includes(apiKey)) return true;
-  return chainMentions((error as { cause?: unknown }).cause, apiKey, depth + 1);
-}
-
-function redactedCopy(error: unknown, apiKey: string, depth: number): Error {
-  const inner = (error as { cause?: unknown } | null)?.cause;
-  const copy = new Error(
-    scrub(messageOf(error), apiKey),
-    depth < 8 && inner !== undefined ? { cause: redactedCopy(inner, apiKey, depth + 1) } : undefined,
-  );
-  copy.name = error instanceof Error ? error.name : "Error";
-  if (error instanceof OpenAI.APIError && error.status !== undefined) {
-    Object.assign(copy, { status: error.status });
-  }
-  return copy;
+  return { kind: "unexpected" };
 }
 
 function messageOf(error: unknown): string {

@@ -2,7 +2,6 @@ import { isMemoryError, type MemoryError } from "@claw/memory-api";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type FakeVoyageServer, startFakeVoyageServer } from "./test-support/fake-voyage-server.js";
 import { createEmbeddingProvider, type VoyageEmbeddingSettings } from "./voyage-embedding-provider.js";
-import { parseRetryAfter } from "./voyage-error.js";
 
 const KEY = "pa-super-secret-key-123";
 let server: FakeVoyageServer;
@@ -80,6 +79,19 @@ describe("voyage provider: errors", () => {
     expect(await failure(provider().embed(["a"]))).toMatchObject({ code: "PROVIDER", retryable: true });
   });
 
+  it("maps 408 and 504 to a retryable TIMEOUT and 409 to a retryable PROVIDER error (the shared table)", async () => {
+    for (const [status, code] of [
+      [408, "TIMEOUT"],
+      [504, "TIMEOUT"],
+      [409, "PROVIDER"],
+    ] as const) {
+      server.failNext({ status, body: { detail: `status ${status}` } });
+      const error = await failure(provider().embed(["a"]));
+      expect({ code: error.code, retryable: error.retryable }).toEqual({ code, retryable: true });
+      expect(error.message).toBe(`voyage: HTTP ${status}: status ${status}`);
+    }
+  });
+
   it("does not retry by itself unless maxRetries says so", async () => {
     server.failNext({ status: 500, body: { detail: "internal" } });
     await failure(provider().embed(["a"]));
@@ -119,19 +131,13 @@ describe("voyage provider: errors", () => {
     server.failNext({ status: 401, body: { detail: `Key ${KEY} is not valid` } });
     const auth = await failure(provider().embed(["a"]));
     expect(auth.message).toContain("[redacted]");
-    expect(auth.cause).toBeUndefined();
+    // The cause is a redacted copy of the SDK's error: its status stays, the echoed body does not.
+    expect(auth.cause).toMatchObject({ name: "VoyageAIError", statusCode: 401 });
+    for (let e: unknown = auth.cause; e instanceof Error; e = e.cause) {
+      expect(`${e.message} ${e.stack} ${JSON.stringify(e)}`).not.toContain(KEY);
+    }
     server.failNext({ status: 500, body: `upstream said ${KEY}` });
     const upstream = await failure(provider().embed(["a"]));
     expect(upstream.message).not.toContain(KEY);
-  });
-});
-
-describe("parseRetryAfter", () => {
-  it("reads delta-seconds and HTTP dates, ignores junk", () => {
-    const now = new Date("2026-01-01T00:00:00Z");
-    expect(parseRetryAfter("12", now)).toBe(12);
-    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30);
-    expect(parseRetryAfter("soon", now)).toBeUndefined();
-    expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 });

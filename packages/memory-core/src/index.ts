@@ -20,7 +20,15 @@ export { loadConfig, loadConfigFromToml } from "./config/load-config.js";
 export { parseConfig } from "./config/parse-config.js";
 export { CONFIG_FILE_NAME, resolveConfig } from "./config/resolve-config.js";
 export { type CreateMemoryOptions, createMemory } from "./create-memory.js";
+export { backfillMissing, createBackendEmbedder } from "./embedding/backend-embedder.js";
 export { DeferredQueue, type DeferredQueueOptions } from "./embedding/deferred-queue.js";
+export {
+  EmbeddingWorker,
+  type EmbeddingWorkerOptions,
+  type VectorCache,
+  type VectorRows,
+  workerSettingsOf,
+} from "./embedding/embedding-worker.js";
 export {
   createHashingEmbeddingProvider,
   type HashingEmbeddingOptions,

@@ -1,11 +1,11 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
-import { DEFAULT_RETRY_POLICY, type MemorySettings } from "@claw/memory-core";
+import { EmbeddingWorker, type MemorySettings, type VectorRows, workerSettingsOf } from "@claw/memory-core";
 import { bumpChanges } from "./db/change-stamp.js";
 import { migrate, withSchemaLock } from "./db/migrate.js";
 import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
+import { postgresVectorRows } from "./embedding/claims.js";
 import { createEmbeddingCache } from "./embedding/embedding-cache.js";
-import { EmbeddingWorker } from "./embedding/embedding-worker.js";
 import { applyFingerprint } from "./embedding/fingerprint.js";
 import {
   ensureHnswIndex,
@@ -38,6 +38,8 @@ export interface StoreParts {
   schemaVersion: number;
   vectors: VectorSearch | null;
   worker: EmbeddingWorker | null;
+  /** The rows as the worker claims them. */
+  rows: VectorRows;
   /** Why the store runs degraded, for status(). */
   warnings: string[];
 }
@@ -72,27 +74,23 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
         client.query("SET hnsw.iterative_scan = 'relaxed_order'").catch(() => {});
       });
     }
+    const rows = postgresVectorRows(
+      db,
+      names,
+      options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs,
+    );
     const worker =
       provider === null
         ? null
         : new EmbeddingWorker({
-            db,
-            names,
-            provider,
+            rows,
             cache: createEmbeddingCache(db, names, {
               maxEntries: options.settings.embeddingCacheMax,
               now: options.now,
             }),
+            provider,
             logger: options.logger,
-            batchTokens: options.settings.embeddingBatchTokens,
-            concurrency: options.settings.embeddingConcurrency,
-            timeoutMs: options.settings.embeddingTimeoutMs,
-            retry: {
-              ...DEFAULT_RETRY_POLICY,
-              maxRetries: options.settings.embeddingMaxRetries,
-              deadlineMs: options.settings.embeddingRetryDeadlineMs,
-            },
-            leaseMs: options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs,
+            ...workerSettingsOf(options.settings),
             onWrite: async () => {
               options.onVectorsWritten();
               await bumpChanges(db, names);
@@ -103,7 +101,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
         "embedding_batch_api is not supported by the postgres backend: backfill uses normal requests",
       );
     }
-    return { pool, ownsPool, db, names, ...opened, worker, warnings };
+    return { pool, ownsPool, db, names, ...opened, worker, rows, warnings };
   } catch (error) {
     if (ownsPool) await pool.end().catch(() => {});
     throw error;

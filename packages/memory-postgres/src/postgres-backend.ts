@@ -1,13 +1,11 @@
 // PostgreSQL + pgvector as a MemoryBackend, for several servers sharing one store. Database
 // failures surface as STORAGE (storageError); the shared change counter keeps every server's
 // recall cache honest.
-import type { BackendEmbedder, MemoryBackend } from "@claw/memory-api";
-import { MemoryError } from "@claw/memory-api";
-import { settleWithin } from "@claw/memory-core";
+import type { MemoryBackend } from "@claw/memory-api";
+import { createBackendEmbedder } from "@claw/memory-core";
 import { bumpChanges, readChanges } from "./db/change-stamp.js";
 import { inTransaction, storageError } from "./db/pool.js";
-import { backfillMissing, clearVectors } from "./embedding/backfill.js";
-import type { EmbeddingWorker } from "./embedding/embedding-worker.js";
+import { clearVectors } from "./embedding/backfill.js";
 import type { StoreParts } from "./open-store.js";
 import { postgresRecallSource } from "./search/recall-source.js";
 import { describeLocation, readStatus } from "./status.js";
@@ -41,7 +39,7 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       throw storageError(error);
     }
   }
-  const embedder = parts.worker === null ? null : workerEmbedder(parts, parts.worker);
+  const embedder = parts.worker === null ? null : createBackendEmbedder(parts.worker, parts.rows);
 
   return {
     name: "postgres",
@@ -104,7 +102,6 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
           worker: parts.worker,
           vectors: parts.vectors,
           schemaVersion: parts.schemaVersion,
-          warnings: [],
         }),
       ),
     async ping() {
@@ -114,54 +111,5 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
     async close() {
       if (parts.ownsPool) await parts.pool.end().catch(() => {});
     },
-  };
-}
-
-/** The embedding worker (claims and leases shared by servers) as the façade's BackendEmbedder. */
-function workerEmbedder(parts: StoreParts, worker: EmbeddingWorker): BackendEmbedder {
-  let stopping = false;
-  const running = new Set<Promise<number>>();
-  return {
-    get provider() {
-      return worker.provider;
-    },
-    get pending() {
-      return worker.pending;
-    },
-    get lastError() {
-      return worker.lastError;
-    },
-    enqueue: (jobs) => worker.enqueue(jobs),
-    embedNow: (jobs) => worker.embedRows(jobs),
-    embedQuery: (text, signal) => worker.embedQuery(text, signal),
-    async embedTexts(texts, purpose, signal) {
-      try {
-        return await worker.embedTexts(texts, purpose, signal);
-      } catch (error) {
-        throw storageError(error);
-      }
-    },
-    async backfill(batchSize, onProgress) {
-      const work = backfillMissing(parts.db, parts.names, worker, batchSize, {
-        onProgress,
-        isOpen: () => {
-          if (stopping) throw new MemoryError("UNAVAILABLE", "this memory is closed");
-        },
-      });
-      running.add(work);
-      try {
-        return await work;
-      } catch (error) {
-        throw storageError(error);
-      } finally {
-        running.delete(work);
-      }
-    },
-    flush: () => worker.flush(),
-    async stopBackfill(timeoutMs) {
-      stopping = true;
-      await settleWithin(running, timeoutMs);
-    },
-    close: (timeoutMs) => worker.close(timeoutMs),
   };
 }

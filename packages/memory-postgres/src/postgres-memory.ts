@@ -66,14 +66,6 @@ export const PostgresMemory = {
       newId,
       listeners,
     });
-    return createBackendMemory(backend, {
-      settings,
-      logger,
-      now,
-      newId,
-      embeddingUnavailableReason: options.embeddingUnavailableReason,
-      closeProvider: options.closeProvider ? provider : null,
-      beforeClose: options.beforeClose,
-    });
+    return createBackendMemory(backend, { ...options, settings, logger, now, newId });
   },
 };

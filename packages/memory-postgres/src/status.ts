@@ -1,7 +1,7 @@
 import type { MemoryStatus } from "@claw/memory-api";
+import type { EmbeddingWorker } from "@claw/memory-core";
 import type { Queryable } from "./db/pool.js";
 import type { SqlNames } from "./db/sql-names.js";
-import type { EmbeddingWorker } from "./embedding/embedding-worker.js";
 import type { VectorSearch } from "./embedding/vector-index.js";
 
 export interface StatusSources {
@@ -12,11 +12,9 @@ export interface StatusSources {
   worker: EmbeddingWorker | null;
   vectors: VectorSearch | null;
   schemaVersion: number;
-  embeddingUnavailableReason?: string;
-  warnings: readonly string[];
 }
 
-/** What status() reports for a PostgreSQL store: counts, the embedding state and why it degrades. */
+/** What status() reports for a PostgreSQL store: counts, sizes and the embedding state (the façade adds why it degrades). */
 export async function readStatus(sources: StatusSources): Promise<MemoryStatus> {
   const { db, names, worker } = sources;
   const { rows } = await db.query<{ entries: number; namespaces: number; missing: number; bytes: number }>(
@@ -43,9 +41,6 @@ export async function readStatus(sources: StatusSources): Promise<MemoryStatus> 
     schemaVersion: sources.schemaVersion,
     sizeBytes: Number(counts.bytes),
   };
-  const reason = sources.embeddingUnavailableReason ?? worker?.lastError;
-  if (reason !== undefined) status.embeddingUnavailableReason = reason;
-  if (sources.warnings.length > 0) status.warnings = [...sources.warnings];
   return status;
 }
 

@@ -2,8 +2,7 @@
 // and batch mode: `:asyncBatchEmbedContent`, `batches/{id}`, `batches/{id}:cancel`) for driving the
 // real @google/genai SDK in tests: records requests, fails or delays on demand, holds batches running
 // until released.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type LoopbackReply, readJsonBody, startLoopbackServer } from "@claw/provider-utils/test-server";
 
 export interface RecordedRequest {
   method: string;
@@ -92,66 +91,35 @@ export function defaultFakeVector({ text, outputDimensionality }: EmbedRequest):
   return Array.from({ length: size }, (_, i) => (((seed + i * 7919) % 1000) + 1) / 100);
 }
 
+/** An `embed` for tests: the text's first character code marks each vector, so order is visible. */
+export function firstCharVector({ text, outputDimensionality }: EmbedRequest): number[] {
+  return Array.from({ length: outputDimensionality ?? 3072 }, (_, i) => (i === 0 ? text.charCodeAt(0) : 1));
+}
+
 export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Promise<FakeGeminiServer> {
-  const requests: RecordedRequest[] = [];
-  const failures: FakeFailure[] = [];
-  const delays: number[] = [];
   const embed = options.embed ?? defaultFakeVector;
   const batches = new Map<string, FakeBatch>();
   const scripts: FakeGeminiBatchScript[] = [];
   let nextBatch = 1;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    const match = /^\/v1beta\/models\/([^/:]+):(\w+)$/.exec(path);
-    const body = raw === "" ? {} : (JSON.parse(raw) as Record<string, unknown>);
-    requests.push({
-      method: req.method ?? "",
-      path,
-      model: match?.[1] ?? "",
-      action: match?.[2] ?? "",
-      headers: req.headers,
-      body,
-    });
-
-    const delay = delays.shift();
-    if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
-    if (res.destroyed) return;
-    const failure = failures.shift();
-    if (failure !== undefined) {
-      const errorBody = failure.body ?? {
-        error: {
-          code: failure.status,
-          message: `fake failure ${failure.status}`,
-          status: STATUS_NAMES[failure.status],
-        },
-      };
-      return send(res, failure.status, errorBody, failure.headers);
-    }
+  const handle = async ({ method, path, model, action, body }: RecordedRequest): Promise<LoopbackReply> => {
     const batchMatch = /^\/v1beta\/batches\/([^/:]+)(:cancel)?$/.exec(path);
     if (batchMatch !== null) {
       const batch = batches.get(batchMatch[1] as string);
-      if (batch === undefined) {
-        return send(res, 404, { error: { code: 404, message: `no batch ${path}`, status: "NOT_FOUND" } });
-      }
-      if (req.method === "POST" && batchMatch[2] !== undefined) {
+      if (batch === undefined) return notFound(`no batch ${path}`);
+      if (method === "POST" && batchMatch[2] !== undefined) {
         if (!batch.state.endsWith("SUCCEEDED")) batch.state = "BATCH_STATE_CANCELLED";
-        return send(res, 200, {});
+        return { body: {} };
       }
-      if (req.method === "GET" && batchMatch[2] === undefined) return send(res, 200, await poll(batch));
+      if (method === "GET" && batchMatch[2] === undefined) return { body: await poll(batch) };
     }
-    if (req.method !== "POST" || match === null) {
-      return send(res, 404, { error: { code: 404, message: `no route ${path}`, status: "NOT_FOUND" } });
-    }
-    switch (match[2]) {
+    if (method !== "POST" || model === "") return notFound(`no route ${path}`);
+    switch (action) {
       case "batchEmbedContents": {
         const items = (body.requests ?? []) as Array<Record<string, unknown>>;
         const embeddings = [];
         for (const item of items) embeddings.push({ values: await embed(toEmbedRequest(item)) });
-        return send(res, 200, { embeddings });
+        return { body: { embeddings } };
       }
       case "asyncBatchEmbedContent": {
         // The wire format @google/genai 2.x sends: { batch: { displayName?, inputConfig: { requests:
@@ -163,7 +131,7 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
         }>;
         const batch: FakeBatch = {
           name: `batches/fake${nextBatch++}`,
-          model: `models/${match[1]}`,
+          model: `models/${model}`,
           displayName: typeof batchBody?.displayName === "string" ? batchBody.displayName : undefined,
           requests: inlined.map((item) => toEmbedRequest(item.request ?? {})),
           state: "BATCH_STATE_PENDING",
@@ -172,33 +140,34 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
           script: scripts.shift() ?? {},
         };
         batches.set(batch.name.slice("batches/".length), batch);
-        return send(res, 200, operation(batch));
+        return { body: operation(batch) };
       }
       case "embedContent":
-        return send(res, 200, { embedding: { values: await embed(toEmbedRequest(body)) } });
+        return { body: { embedding: { values: await embed(toEmbedRequest(body)) } } };
       case "generateContent": {
         const text = (options.generate ?? echoPrompt)(body);
-        return send(res, 200, {
-          candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
-          usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
-          modelVersion: match[1],
-        });
+        return {
+          body: {
+            candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
+            usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+            modelVersion: model,
+          },
+        };
       }
       default:
-        return send(res, 404, {
-          error: { code: 404, message: `no method ${match[2]}`, status: "NOT_FOUND" },
-        });
+        return notFound(`no method ${action}`);
     }
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent)
-        send(res, 500, { error: { code: 500, message: String(error), status: "INTERNAL" } });
-    });
+  const server = await startLoopbackServer<RecordedRequest>({
+    record: ({ method, pathname, headers, raw }) => {
+      const match = /^\/v1beta\/models\/([^/:]+):(\w+)$/.exec(pathname);
+      const body = readJsonBody(raw);
+      return { method, path: pathname, model: match?.[1] ?? "", action: match?.[2] ?? "", headers, body };
+    },
+    handle,
+    onError: (error) => ({ status: 500, body: rpcStatus(500, String(error)) }),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
 
   async function poll(batch: FakeBatch): Promise<Record<string, unknown>> {
     batch.polls++;
@@ -222,17 +191,19 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
   }
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    url: server.origin,
+    requests: server.requests,
     failNext(count, failure) {
-      for (let i = 0; i < count; i++) failures.push(failure);
+      const body = failure.body ?? rpcStatus(failure.status, `fake failure ${failure.status}`);
+      server.failNext(
+        { status: failure.status, body, ...(failure.headers ? { headers: failure.headers } : {}) },
+        count,
+      );
     },
     scriptNextBatch(script, times = 1) {
       for (let i = 0; i < times; i++) scripts.push(script);
     },
-    delayNext(count, ms) {
-      for (let i = 0; i < count; i++) delays.push(ms);
-    },
+    delayNext: (count, ms) => server.delayNext(ms, count),
     batches() {
       return [...batches.values()].map(({ name, state, polls }) => ({ name, state, polls }));
     },
@@ -241,13 +212,17 @@ export async function startFakeGeminiServer(options: FakeGeminiOptions = {}): Pr
       if (batch === undefined || !name.startsWith("batches/")) throw new Error(`no batch ${name}`);
       batch.released = true;
     },
-    close() {
-      server.closeAllConnections();
-      return new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      );
-    },
+    close: () => server.close(),
   };
+}
+
+/** A google.rpc.Status error body. */
+function rpcStatus(code: number, message: string): Record<string, unknown> {
+  return { error: { code, message, status: STATUS_NAMES[code] } };
+}
+
+function notFound(message: string): LoopbackReply {
+  return { status: 404, body: rpcStatus(404, message) };
 }
 
 interface FakeBatch {
@@ -299,14 +274,4 @@ function toEmbedRequest(item: Record<string, unknown>): EmbedRequest {
 function echoPrompt(body: Record<string, unknown>): string {
   const contents = body.contents as Array<{ parts?: Array<{ text?: string }> }> | undefined;
   return `echo: ${contents?.[0]?.parts?.[0]?.text ?? ""}`;
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
 }

@@ -1,8 +1,21 @@
 // Loopback stand-in for the OpenAI HTTP API (/embeddings, /chat/completions, and the Batch API's
 // /files and /batches) that records each request.
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
+import {
+  type LoopbackReply,
+  type LoopbackRequest,
+  readJsonBody,
+  startLoopbackServer,
+} from "@claw/provider-utils/test-server";
 import { afterAll, afterEach, vi } from "vitest";
+import {
+  createFakeBatchApi,
+  type FakeBatchScript,
+  notFound,
+  type UploadedFile,
+} from "./fake-openai-batches.js";
+
+export type { FakeBatchScript, FakeLineError, UploadedFile } from "./fake-openai-batches.js";
 
 export interface RecordedRequest {
   method: string;
@@ -19,35 +32,6 @@ export interface FakeFailure {
 }
 
 export type FakeEmbedder = (texts: string[], dimensions: number) => Float32Array[] | Promise<Float32Array[]>;
-
-/** How the next batch job behaves. */
-export interface FakeBatchScript {
-  /** The poll (GET /v1/batches/:id) that first sees the job finished; earlier ones see "in_progress". Default 1. */
-  completeAfterPolls?: number;
-  /** How the job ends. Default "completed". */
-  outcome?: "completed" | "failed" | "expired" | "cancelled";
-  /** A failed request line: the error it gets (it goes to the error file, or the output file). */
-  lineError?: (line: { customId: string; input: string[] }) => FakeLineError | undefined;
-  /** Where failed lines go: the error file (default, as OpenAI does) or the output file, counted as completed. */
-  failedLinesIn?: "error-file" | "output-file";
-  /** Called at each poll before it is answered (e.g. to change data while the job "runs"). */
-  onPoll?: (poll: number) => void | Promise<void>;
-  /** Polls see "in_progress" until `releaseBatch(id)`; then it ends as `completeAfterPolls` says. */
-  hold?: boolean;
-}
-
-export interface FakeLineError {
-  status: number;
-  message: string;
-  code?: string;
-}
-
-export interface UploadedFile {
-  id: string;
-  filename: string;
-  purpose: string;
-  text: string;
-}
 
 export interface FakeOpenAIServer {
   /** Origin, e.g. http://127.0.0.1:43121 */
@@ -107,88 +91,10 @@ export async function useFakeOpenAIServer(): Promise<FakeOpenAIServer> {
 }
 
 export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
-  const requests: RecordedRequest[] = [];
-  const failures: FakeFailure[] = [];
-  const delays: number[] = [];
-  const timers = new Set<NodeJS.Timeout>();
   let encoding: "requested" | "float" | "base64" = "requested";
   let reverse = false;
   let embedder: FakeEmbedder = defaultEmbedder;
   let chatReply = defaultChatReply;
-  const files = new Map<string, UploadedFile>();
-  const uploads: UploadedFile[] = [];
-  const deleted: string[] = [];
-  const batches = new Map<string, FakeBatch>();
-  const scripts: FakeBatchScript[] = [];
-  let nextId = 1;
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      void readBody(req.headers["content-type"], Buffer.concat(chunks)).then(({ body, file }) => {
-        const path = req.url ?? "/";
-        const method = req.method ?? "GET";
-        requests.push({ method, path, headers: req.headers, body });
-        const answer = () => {
-          const failure = failures.shift();
-          if (failure !== undefined) return sendFailure(res, failure);
-          route(method, path, body, file, res).catch((error: Error) =>
-            sendJson(res, 500, { error: { message: error.message, type: "server_error" } }),
-          );
-        };
-        const delay = delays.shift() ?? 0;
-        if (delay === 0) return answer();
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (!res.destroyed) answer();
-        }, delay);
-        timers.add(timer);
-      });
-    });
-  });
-
-  async function route(
-    method: string,
-    path: string,
-    body: Record<string, unknown>,
-    file: UploadedFile | undefined,
-    res: ServerResponse,
-  ): Promise<void> {
-    const pathname = new URL(path, "http://fake").pathname;
-    if (method === "POST" && pathname.endsWith("/embeddings")) {
-      return sendJson(res, 200, await embeddingsBody(body));
-    }
-    if (method === "POST" && pathname.endsWith("/chat/completions")) return chat(res, body);
-    if (method === "POST" && pathname === "/v1/files") return createFile(res, file);
-    const fileMatch = /^\/v1\/files\/([^/]+)(\/content)?$/.exec(pathname);
-    if (fileMatch !== null) {
-      const id = fileMatch[1] as string;
-      const stored = files.get(id);
-      if (stored === undefined) return notFound(res, `no file ${id}`);
-      if (method === "GET" && fileMatch[2] !== undefined) {
-        res.writeHead(200, { "content-type": "application/octet-stream" });
-        return void res.end(stored.text);
-      }
-      if (method === "DELETE" && fileMatch[2] === undefined) {
-        files.delete(id);
-        deleted.push(id);
-        return sendJson(res, 200, { id, object: "file", deleted: true });
-      }
-    }
-    if (method === "POST" && pathname === "/v1/batches") return createBatch(res, body);
-    const batchMatch = /^\/v1\/batches\/([^/]+)(\/cancel)?$/.exec(pathname);
-    if (batchMatch !== null) {
-      const batch = batches.get(batchMatch[1] as string);
-      if (batch === undefined) return notFound(res, `no batch ${batchMatch[1]}`);
-      if (method === "GET" && batchMatch[2] === undefined) return pollBatch(res, batch);
-      if (method === "POST" && batchMatch[2] !== undefined) {
-        if (!TERMINAL_BATCH_STATES.has(batch.status)) batch.status = "cancelling";
-        return sendJson(res, 200, batchJson(batch));
-      }
-    }
-    return notFound(res, `no route ${method} ${path}`);
-  }
 
   async function embeddingsBody(body: Record<string, unknown>): Promise<Record<string, unknown>> {
     const input = typeof body.input === "string" ? [body.input] : (body.input as string[]);
@@ -210,9 +116,20 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     };
   }
 
-  function chat(res: ServerResponse, body: Record<string, unknown>): void {
-    sendJson(res, 200, {
-      id: `chatcmpl-${requests.length}`,
+  const batchApi = createFakeBatchApi(embeddingsBody);
+
+  async function route(recorded: RecordedRequest, request: LoopbackRequest): Promise<LoopbackReply> {
+    const { method, path, body } = recorded;
+    const pathname = request.pathname;
+    if (method === "POST" && pathname.endsWith("/embeddings")) return { body: await embeddingsBody(body) };
+    if (method === "POST" && pathname.endsWith("/chat/completions")) return { body: chat(body) };
+    const { file } = await readBody(request);
+    return (await batchApi.route(method, pathname, body, file)) ?? notFound(`no route ${method} ${path}`);
+  }
+
+  function chat(body: Record<string, unknown>): Record<string, unknown> {
+    return {
+      id: `chatcmpl-${server.requests.length}`,
       object: "chat.completion",
       created: 1_700_000_000,
       model: body.model,
@@ -225,136 +142,25 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
         },
       ],
       usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-    });
-  }
-
-  function storeFile(filename: string, purpose: string, text: string): UploadedFile {
-    const stored = { id: `file-${nextId++}`, filename, purpose, text };
-    files.set(stored.id, stored);
-    return stored;
-  }
-
-  function createFile(res: ServerResponse, file: UploadedFile | undefined): void {
-    if (file === undefined) {
-      badRequest(res, "expected a multipart upload with file and purpose");
-      return;
-    }
-    const stored = storeFile(file.filename, file.purpose, file.text);
-    uploads.push(stored);
-    sendJson(res, 200, {
-      id: stored.id,
-      object: "file",
-      bytes: Buffer.byteLength(stored.text),
-      created_at: 1_700_000_000,
-      filename: stored.filename,
-      purpose: stored.purpose,
-      status: "processed",
-    });
-  }
-
-  function createBatch(res: ServerResponse, body: Record<string, unknown>): void {
-    const input = files.get(String(body.input_file_id));
-    if (input === undefined) {
-      badRequest(res, `no input file ${String(body.input_file_id)}`);
-      return;
-    }
-    if (body.endpoint !== "/v1/embeddings" || body.completion_window !== "24h") {
-      badRequest(res, "this fake runs /v1/embeddings batches with completion_window 24h only");
-      return;
-    }
-    const script = scripts.shift() ?? {};
-    const batch: FakeBatch = {
-      id: `batch_${nextId++}`,
-      inputFileId: input.id,
-      status: "validating",
-      polls: 0,
-      script,
-      held: script.hold === true,
-      counts: { total: 0, completed: 0, failed: 0 },
     };
-    batches.set(batch.id, batch);
-    sendJson(res, 200, batchJson(batch));
   }
 
-  async function pollBatch(res: ServerResponse, batch: FakeBatch): Promise<void> {
-    batch.polls++;
-    await batch.script.onPoll?.(batch.polls);
-    if (batch.status === "cancelling") batch.status = "cancelled";
-    else if (!TERMINAL_BATCH_STATES.has(batch.status)) {
-      if (!batch.held && batch.polls >= (batch.script.completeAfterPolls ?? 1)) await finish(batch);
-      else batch.status = "in_progress";
-    }
-    sendJson(res, 200, batchJson(batch));
-  }
-
-  async function finish(batch: FakeBatch): Promise<void> {
-    const outcome = batch.script.outcome ?? "completed";
-    if (outcome === "failed") {
-      batch.status = "failed";
-      batch.errors = [{ code: "invalid_request", message: "fake validation failure", line: 1, param: null }];
-      return;
-    }
-    if (outcome !== "completed") {
-      batch.status = outcome;
-      return;
-    }
-    const lines = (files.get(batch.inputFileId)?.text ?? "")
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => JSON.parse(line) as { custom_id: string; body: Record<string, unknown> });
-    const output: string[] = [];
-    const errors: string[] = [];
-    for (const [index, line] of lines.entries()) {
-      const id = `batch_req_${index}`;
-      const failure = batch.script.lineError?.({
-        customId: line.custom_id,
-        input: line.body.input as string[],
-      });
-      if (failure !== undefined) {
-        const failed = {
-          id,
-          custom_id: line.custom_id,
-          response: {
-            status_code: failure.status,
-            request_id: `req_${index}`,
-            body: {
-              error: { message: failure.message, type: "invalid_request_error", code: failure.code ?? null },
-            },
-          },
-          error: null,
-        };
-        if (batch.script.failedLinesIn === "output-file") {
-          // As a server would that lists a failed request among the completed ones.
-          output.push(JSON.stringify(failed));
-          batch.counts.completed++;
-        } else {
-          errors.push(JSON.stringify(failed));
-          batch.counts.failed++;
-        }
-        continue;
-      }
-      const body = await embeddingsBody(line.body);
-      output.push(
-        JSON.stringify({
-          id,
-          custom_id: line.custom_id,
-          response: { status_code: 200, request_id: `req_${index}`, body },
-          error: null,
-        }),
-      );
-      batch.counts.completed++;
-    }
-    batch.counts.total = lines.length;
-    if (output.length > 0)
-      batch.outputFileId = storeFile("batch_output.jsonl", "batch_output", `${output.join("\n")}\n`).id;
-    if (errors.length > 0)
-      batch.errorFileId = storeFile("batch_errors.jsonl", "batch_output", `${errors.join("\n")}\n`).id;
-    batch.status = "completed";
-  }
-
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const server = await startLoopbackServer<RecordedRequest>({
+    record: async (request) => ({
+      method: request.method,
+      path: request.url,
+      headers: request.headers,
+      body: (await readBody(request)).body,
+    }),
+    handle: route,
+    onError: (error) => ({
+      status: 500,
+      body: {
+        error: { message: error instanceof Error ? error.message : String(error), type: "server_error" },
+      },
+    }),
+  });
+  const { origin, requests } = server;
 
   return {
     origin,
@@ -373,130 +179,57 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     setChatReply: (value) => {
       chatReply = value;
     },
-    failNext: (failure, times = 1) => {
-      for (let i = 0; i < times; i++) failures.push(failure);
-    },
-    delayNext: (ms, times = 1) => {
-      for (let i = 0; i < times; i++) delays.push(ms);
-    },
+    failNext: (failure, times) => server.failNext(failureReply(failure), times),
+    delayNext: (ms, times) => server.delayNext(ms, times),
     batchApiRequests: () => requests.filter((r) => /^\/v1\/(files|batches)\b/.test(r.path)),
-    scriptNextBatch: (script, times = 1) => {
-      for (let i = 0; i < times; i++) scripts.push(script);
-    },
-    uploadedFiles: () => [...uploads],
-    deletedFiles: () => [...deleted],
-    storedFiles: () => [...files.keys()],
+    scriptNextBatch: batchApi.scriptNextBatch,
+    uploadedFiles: batchApi.uploadedFiles,
+    deletedFiles: batchApi.deletedFiles,
+    storedFiles: batchApi.storedFiles,
     countRequests: (method, path) =>
       requests.filter(
         (r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)),
       ).length,
-    batchStatus: (id) => batches.get(id)?.status,
-    releaseBatch: (id) => {
-      const batch = batches.get(id);
-      if (batch === undefined) throw new Error(`fake: no batch ${id} to release`);
-      batch.held = false;
-    },
+    batchStatus: batchApi.batchStatus,
+    releaseBatch: batchApi.releaseBatch,
     reset: () => {
       // A delayed answer belongs to the test that asked for it, never to the next one.
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      requests.length = 0;
-      failures.length = 0;
-      delays.length = 0;
+      server.reset();
       encoding = "requested";
       reverse = false;
       embedder = defaultEmbedder;
       chatReply = defaultChatReply;
-      files.clear();
-      uploads.length = 0;
-      deleted.length = 0;
-      batches.clear();
-      scripts.length = 0;
-      nextId = 1;
+      batchApi.reset();
     },
-    close: async () => {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
-    },
-  };
-}
-
-const TERMINAL_BATCH_STATES = new Set(["completed", "failed", "expired", "cancelled"]);
-
-interface FakeBatch {
-  id: string;
-  inputFileId: string;
-  status: string;
-  polls: number;
-  script: FakeBatchScript;
-  /** Scripted with `hold` and not yet released. */
-  held: boolean;
-  counts: { total: number; completed: number; failed: number };
-  outputFileId?: string;
-  errorFileId?: string;
-  errors?: Array<{ code: string; message: string; line: number | null; param: string | null }>;
-}
-
-/** A Batch object as GET /v1/batches/:id answers it. */
-function batchJson(batch: FakeBatch): Record<string, unknown> {
-  return {
-    id: batch.id,
-    object: "batch",
-    endpoint: "/v1/embeddings",
-    errors: batch.errors === undefined ? null : { object: "list", data: batch.errors },
-    input_file_id: batch.inputFileId,
-    completion_window: "24h",
-    status: batch.status,
-    output_file_id: batch.outputFileId ?? null,
-    error_file_id: batch.errorFileId ?? null,
-    created_at: 1_700_000_000,
-    request_counts: batch.counts,
-    metadata: null,
+    close: () => server.close(),
   };
 }
 
 /** JSON bodies parsed; a multipart upload (POST /v1/files) read as its fields and file. */
 async function readBody(
-  contentType: string | undefined,
-  raw: Buffer,
+  request: LoopbackRequest,
 ): Promise<{ body: Record<string, unknown>; file?: UploadedFile }> {
-  if (contentType?.startsWith("multipart/form-data")) {
-    const form = await new Response(new Uint8Array(raw), {
-      headers: { "content-type": contentType },
-    }).formData();
-    const upload = form.get("file");
-    const purpose = String(form.get("purpose"));
-    if (!(upload instanceof Blob)) return { body: { purpose } };
-    const filename = upload instanceof File ? upload.name : "blob";
-    const text = await upload.text();
-    return {
-      body: { purpose, file: { filename, type: upload.type, bytes: upload.size } },
-      file: { id: "", filename, purpose, text },
-    };
-  }
-  const text = raw.toString("utf8");
-  return { body: (text.length > 0 ? JSON.parse(text) : {}) as Record<string, unknown> };
+  const contentType = request.headers["content-type"];
+  if (!contentType?.startsWith("multipart/form-data")) return { body: readJsonBody(request.raw) };
+  const form = await new Response(new Uint8Array(request.raw), {
+    headers: { "content-type": contentType },
+  }).formData();
+  const upload = form.get("file");
+  const purpose = String(form.get("purpose"));
+  if (!(upload instanceof Blob)) return { body: { purpose } };
+  const filename = upload instanceof File ? upload.name : "blob";
+  const text = await upload.text();
+  return {
+    body: { purpose, file: { filename, type: upload.type, bytes: upload.size } },
+    file: { id: "", filename, purpose, text },
+  };
 }
 
-function notFound(res: ServerResponse, message: string): void {
-  sendJson(res, 404, { error: { message, type: "invalid_request_error" } });
-}
-
-function badRequest(res: ServerResponse, message: string): void {
-  sendJson(res, 400, { error: { message, type: "invalid_request_error" } });
-}
-
-function sendFailure(res: ServerResponse, failure: FakeFailure): void {
+function failureReply(failure: FakeFailure): LoopbackReply {
   const body = failure.body ?? {
     error: { message: `fake failure ${failure.status}`, type: "api_error", param: null, code: null },
   };
-  sendJson(res, failure.status, body, failure.headers);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
+  return { status: failure.status, body, ...(failure.headers ? { headers: failure.headers } : {}) };
 }
 
 /** Little-endian float32 bytes, as OpenAI's `encoding_format: "base64"` answers. */

@@ -39,16 +39,19 @@ import {
 } from "./read-requests.js";
 import { importInputOf, refsOf } from "./write-requests.js";
 
+/** What every engine's open() takes besides where its store is (SqliteMemoryOptions, PostgresMemoryOptions). */
 export interface BackendMemoryOptions {
   /** The `[memory]` settings; defaults for anything not given. */
   settings?: MemorySettings;
+  /** null or absent = keyword-only. */
+  embeddings?: EmbeddingProvider | null;
+  /** Why no provider is set, for status() (e.g. a missing API key). */
+  embeddingUnavailableReason?: string;
   logger?: Logger;
   now?: () => Date;
   newId?: () => string;
-  /** Why no provider is set, for status() (e.g. a missing API key). */
-  embeddingUnavailableReason?: string;
-  /** Closed with the store (createMemory sets it for providers it created). */
-  closeProvider?: EmbeddingProvider | null;
+  /** Close the provider with the store (createMemory sets it for providers it created). */
+  closeProvider?: boolean;
   /** Run before the store is released (createMemory's plugin hooks). */
   beforeClose?: (memory: BackendMemory) => Promise<void>;
 }
@@ -295,7 +298,7 @@ class MemoryFacade implements BackendMemory {
         await this.backend.embedder?.stopBackfill(timeout);
         await this.backend.embedder?.close(timeout);
         await this.backend.close();
-        await this.options.closeProvider?.close?.();
+        if (this.options.closeProvider) await this.options.embeddings?.close?.();
       }
     })();
     return this.closing;

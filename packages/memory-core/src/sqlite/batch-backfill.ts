@@ -1,12 +1,12 @@
 // Large backfills through the provider's vendor batch API (OpenAI Batch, Gemini batch mode): slower
 // than normal requests, cheaper, and never the reason a backfill fails.
 import { createHash } from "node:crypto";
-import type { EmbeddingBatchJobs, Logger } from "@claw/memory-api";
+import type { EmbeddingBatchJobs, EmbedJob, Logger } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { MemorySettings } from "../config/config-schema.js";
+import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
 import { raceAbort } from "../embedding/race-abort.js";
-import type { EmbeddingPipeline, EmbedJob } from "./embedding-pipeline.js";
 import { createMetaStore, type MetaStore } from "./meta-store.js";
 import type { StatementCache } from "./statement-cache.js";
 
@@ -30,7 +30,7 @@ export type NormalBackfill = (onProgress?: ProgressCallback) => Promise<number>;
 export interface BatchBackfillOptions {
   db: Database;
   statements: StatementCache;
-  pipeline: EmbeddingPipeline | null;
+  worker: EmbeddingWorker | null;
   settings: MemorySettings;
   logger: Logger;
   /** Adds a line to status().warnings. */
@@ -46,10 +46,10 @@ class JobFailure extends Error {
 
 /** null when batch jobs cannot apply: no provider, no batch API, or `embedding_batch_api` off. */
 export function createBatchBackfill(options: BatchBackfillOptions): BatchBackfill | null {
-  const { pipeline, settings } = options;
-  const jobs = pipeline?.provider.batchJobs;
-  if (!settings.embeddingBatchApi || pipeline === null || jobs === undefined) return null;
-  return new BatchBackfill(options, pipeline, jobs);
+  const { worker, settings } = options;
+  const jobs = worker?.provider.batchJobs;
+  if (!settings.embeddingBatchApi || worker === null || jobs === undefined) return null;
+  return new BatchBackfill(options, worker, jobs);
 }
 
 /**
@@ -65,7 +65,7 @@ export class BatchBackfill {
 
   constructor(
     private readonly options: BatchBackfillOptions,
-    private readonly pipeline: EmbeddingPipeline,
+    private readonly worker: EmbeddingWorker,
     private readonly jobs: EmbeddingBatchJobs,
   ) {
     this.meta = createMetaStore(options.db);
@@ -93,7 +93,7 @@ export class BatchBackfill {
       for (let after = 0; ; ) {
         const page = this.nextPage(after);
         if (page.length === 0) break;
-        const result = await this.pipeline.embedDocumentsWith(page, (texts) => this.runJob(texts));
+        const result = await this.worker.embedWith(page, (texts) => this.runJob(texts));
         // A page the cache answered whole ran no job: it proves nothing about the batch API.
         if (result.sent > 0) this.recordSuccess();
         written += result.written;
@@ -111,7 +111,7 @@ export class BatchBackfill {
 
   private runJob = async (texts: string[]): Promise<Float32Array[]> => {
     const { settings, logger } = this.options;
-    const provider = this.pipeline.provider;
+    const provider = this.worker.provider;
     const timeout = AbortSignal.timeout(settings.embeddingBatchApiTimeoutMs);
     const signal = AbortSignal.any([this.closed.signal, timeout]);
     const digest = jobDigest(provider, texts);

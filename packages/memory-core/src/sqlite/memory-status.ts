@@ -1,28 +1,26 @@
 import { statSync } from "node:fs";
 import type { MemoryStatus } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
-import type { EmbeddingPipeline } from "./embedding-pipeline.js";
+import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import type { VectorIndex } from "./vector-index.js";
 
 export interface StatusSources {
   db: Database;
   path: string;
-  embeddings: EmbeddingPipeline | null;
+  worker: EmbeddingWorker | null;
   vectors: VectorIndex;
-  embeddingUnavailableReason?: string;
-  warnings: readonly string[];
 }
 
-/** What status() reports for a SQLite store: counts, the embedding state and why it degrades. */
+/** What status() reports for a SQLite store: counts, sizes and the embedding state (the façade adds why it degrades). */
 export function readStatus(sources: StatusSources): MemoryStatus {
   const counts = sources.db
     .prepare(
       "SELECT count(*) AS entries, count(DISTINCT namespace) AS namespaces, sum(embedding IS NULL) AS missing FROM memories",
     )
     .get() as { entries: number; namespaces: number; missing: number | null };
-  const provider = sources.embeddings?.provider;
-  const pending = sources.embeddings?.pending ?? 0;
+  const provider = sources.worker?.provider;
+  const pending = sources.worker?.pending ?? 0;
   const status: MemoryStatus = {
     backend: "sqlite",
     path: sources.path,
@@ -37,11 +35,8 @@ export function readStatus(sources: StatusSources): MemoryStatus {
     fts: true,
     schemaVersion: SCHEMA_VERSION,
   };
-  const reason = sources.embeddingUnavailableReason ?? sources.embeddings?.lastError;
-  if (reason !== undefined) status.embeddingUnavailableReason = reason;
   const size = fileSize(sources.path) + fileSize(`${sources.path}-wal`);
   if (size > 0) status.sizeBytes = size;
-  if (sources.warnings.length > 0) status.warnings = [...sources.warnings];
   return status;
 }
 

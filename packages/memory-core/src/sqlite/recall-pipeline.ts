@@ -1,7 +1,7 @@
 import type { MemoryEntry } from "@claw/memory-api";
+import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
 import type { EntryFilter, RecallRequest } from "../facade/memory-requests.js";
 import type { RecallEngineSettings, RecalledRow, RecallSource } from "../recall/recall-engine.js";
-import type { EmbeddingPipeline } from "./embedding-pipeline.js";
 import { filterSql } from "./entry-filter.js";
 import { entryColumns, type MemoryRow, RANK_COLUMNS, type RankRow, rowToEntry } from "./entry-row.js";
 import { keywordSearch, likeSearch } from "./keyword-search.js";
@@ -16,7 +16,7 @@ export interface RecallSettings extends RecallEngineSettings {
 export interface RecallDeps {
   statements: StatementCache;
   vectors: VectorIndex;
-  embeddings: EmbeddingPipeline | null;
+  worker: EmbeddingWorker | null;
   settings: RecallSettings;
 }
 
@@ -26,7 +26,7 @@ export interface RecallDeps {
  * the entries returned in full.
  */
 export function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): RecallSource<RankRow> {
-  const { statements, embeddings } = deps;
+  const { statements, worker } = deps;
   const { filter } = request;
   return {
     mostRecent: (limit) => mostRecent(statements, filter, limit),
@@ -37,7 +37,7 @@ export function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): Re
         filter,
         deps.settings.sessionContextWeight,
       ),
-    embedQuery: embeddings === null ? null : (query, signal) => embeddings.embedQuery(query, signal),
+    embedQuery: worker === null ? null : (query, signal) => worker.embedQuery(query, signal),
     vector: (queryVector, depth) => deps.vectors.search(queryVector, depth, filter),
     rows: (rids) => loadRows<RankRow>(statements, RANK_COLUMNS, rids),
     like: (query, limit) => likeSearch(statements, query, filter, limit),

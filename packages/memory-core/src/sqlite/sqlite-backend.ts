@@ -1,9 +1,13 @@
 // SQLite as a MemoryBackend: one file with FTS5, sqlite-vec (or vectors compared in JavaScript)
-// and the embedding pipeline. Each call runs under the storage guard: SQLite failures surface as
+// and core's embedding worker over its rows. Each call runs under the storage guard: SQLite failures surface as
 // STORAGE, and a call after close() as UNAVAILABLE.
 import type { EmbeddingProvider, Logger, MemoryBackend } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
+import { createBackendEmbedder } from "../embedding/backend-embedder.js";
+import { EmbeddingWorker, workerSettingsOf } from "../embedding/embedding-worker.js";
+import { createBatchBackfill } from "./batch-backfill.js";
+import { createEmbeddingCache } from "./embedding-cache.js";
 import type { RankRow } from "./entry-row.js";
 import { rowToEntry } from "./entry-row.js";
 import { createEntryWriter } from "./entry-writer.js";
@@ -13,7 +17,7 @@ import { openStore } from "./open-store.js";
 import * as read from "./read-entries.js";
 import { rebuildFullText } from "./rebuild-full-text.js";
 import { recalledEntries, sqliteRecallSource } from "./recall-pipeline.js";
-import { createSqliteEmbedder } from "./sqlite-embedder.js";
+import { sqliteVectorRows } from "./sqlite-vector-rows.js";
 import { createStorageGuard } from "./storage-guard.js";
 
 export interface SqliteBackendOptions {
@@ -35,17 +39,12 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
   const listeners: Array<() => void> = [];
   const parts = openStore({
     path: options.path,
-    settings,
     provider: options.provider,
     logger,
-    now: options.now,
     newId: options.newId,
     loadVectorExtension: options.loadVectorExtension,
-    onVectorsWritten: () => {
-      for (const listener of listeners) listener();
-    },
   });
-  const { db, statements, vectors, embeddings, warnings } = parts;
+  const { db, statements, vectors, warnings } = parts;
   let closed = false;
   const assertOpen = () => {
     if (closed) throw new MemoryError("UNAVAILABLE", "this memory is closed");
@@ -61,18 +60,33 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     guard,
     onWrite: () => {},
   });
-  const embedder =
-    embeddings === null
+  const rows = sqliteVectorRows(db, statements, vectors, guard);
+  const worker =
+    options.provider === null
       ? null
-      : createSqliteEmbedder({
-          db,
-          statements,
-          pipeline: embeddings,
-          settings,
+      : new EmbeddingWorker({
+          rows,
+          cache: createEmbeddingCache(db, { maxEntries: settings.embeddingCacheMax, now: options.now }),
+          provider: options.provider,
           logger,
-          addWarning: (warning) => warnings.push(warning),
+          ...workerSettingsOf(settings),
+          onWrite: () => {
+            for (const listener of listeners) listener();
+          },
         });
-  const recallDeps = { statements, vectors, embeddings, settings };
+  const batchBackfill = createBatchBackfill({
+    db,
+    statements,
+    worker,
+    settings,
+    logger,
+    addWarning: (warning) => warnings.push(warning),
+  });
+  const embedder =
+    worker === null
+      ? null
+      : createBackendEmbedder(worker, rows, batchBackfill === null ? {} : { backfillWith: batchBackfill });
+  const recallDeps = { statements, vectors, worker, settings };
 
   return {
     name: "sqlite",
@@ -126,8 +140,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
       if (embedder !== null) vectors.ensure(embedder.provider.dimensions);
     },
 
-    status: async () =>
-      guard(() => readStatus({ db, path: options.path, embeddings, vectors, warnings: [] })),
+    status: async () => guard(() => readStatus({ db, path: options.path, worker, vectors })),
     ping: async () => (db.prepare("SELECT 1 AS ok").get() as { ok: number }).ok === 1,
     async close() {
       closed = true;

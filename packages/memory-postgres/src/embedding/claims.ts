@@ -1,18 +1,16 @@
-import type { Queryable } from "../db/pool.js";
+import type { EmbedJob } from "@claw/memory-api";
+import type { VectorRows } from "@claw/memory-core";
+import { type Queryable, storageError } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 
 /** A row claimed for embedding, with the content it holds now (which may be newer than a job's). */
-export interface ClaimedRow {
-  rid: number;
-  hash: string;
-  content: string;
-}
+export type ClaimedRow = EmbedJob;
 
 /**
  * Claims rows that still lack a vector for `leaseMs` (database clock), skipping rows another
  * server is claiming or writing (FOR UPDATE SKIP LOCKED) and rows under a live lease: two servers
  * never embed the same row at once. A lease that runs out (a server died) frees the row again.
- * `rids` = these rows only (deferred jobs); null = any, in rid order (backfill).
+ * `rids` = these rows only (deferred jobs); null = any after `afterRid`, in rid order (backfill).
  */
 export async function claimRows(
   db: Queryable,
@@ -20,16 +18,17 @@ export async function claimRows(
   rids: readonly number[] | null,
   limit: number,
   leaseMs: number,
+  afterRid = 0,
 ): Promise<ClaimedRow[]> {
-  const which = rids === null ? "" : "AND rid = ANY($3::bigint[])";
+  const which = rids === null ? "AND rid > $3" : "AND rid = ANY($3::bigint[])";
   const { rows } = await db.query<ClaimedRow>(
     `UPDATE ${names.memories} m SET embed_claimed_until = now() + make_interval(secs => $2 / 1000.0)
      WHERE m.rid IN (
        SELECT rid FROM ${names.memories}
        WHERE embedding IS NULL AND (embed_claimed_until IS NULL OR embed_claimed_until < now()) ${which}
        ORDER BY rid LIMIT $1 FOR UPDATE SKIP LOCKED)
-     RETURNING m.rid, m.content_hash AS hash, m.content`,
-    rids === null ? [limit, leaseMs] : [limit, leaseMs, rids],
+     RETURNING m.rid, m.namespace, m.content_hash AS hash, m.content`,
+    [limit, leaseMs, rids === null ? afterRid : rids],
   );
   return rows.sort((a, b) => a.rid - b.rid);
 }
@@ -73,4 +72,41 @@ export async function releaseClaims(
      WHERE m.rid = c.rid AND m.content_hash = c.hash AND m.embedding IS NULL`,
     [claimed.map((c) => c.rid), claimed.map((c) => c.hash)],
   );
+}
+
+/**
+ * The rows of a PostgreSQL store as core's embedding worker sees them: claims under a lease of
+ * `leaseMs`, so that servers sharing the store never embed one row at once. Database failures
+ * surface as STORAGE.
+ */
+export function postgresVectorRows(db: Queryable, names: SqlNames, leaseMs: number): VectorRows {
+  const storage = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw storageError(error);
+    }
+  };
+  return {
+    claim: (rids, limit, afterRid) => storage(() => claimRows(db, names, rids, limit, leaseMs, afterRid)),
+    write: (jobs, vectors) =>
+      storage(() =>
+        writeVectors(
+          db,
+          names,
+          jobs.flatMap((job) => {
+            const vector = vectors.get(job.hash);
+            return vector === undefined ? [] : [{ rid: job.rid, hash: job.hash, vector }];
+          }),
+        ),
+      ),
+    release: (claimed) => storage(() => releaseClaims(db, names, claimed)),
+    countMissing: () =>
+      storage(async () => {
+        const { rows } = await db.query<{ n: number }>(
+          `SELECT count(*) AS n FROM ${names.memories} WHERE embedding IS NULL`,
+        );
+        return Number(rows[0]?.n ?? 0);
+      }),
+  };
 }

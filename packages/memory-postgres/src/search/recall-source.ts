@@ -1,7 +1,6 @@
-import type { RecallSource } from "@claw/memory-core";
+import type { EmbeddingWorker, RecallSource } from "@claw/memory-core";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
-import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
 import type { VectorSearch } from "../embedding/vector-index.js";
 import type { PgEntryRow } from "../store/entry-row.js";
 import type { EntryFilter } from "../store/filter-sql.js";

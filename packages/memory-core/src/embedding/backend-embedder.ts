@@ -1,0 +1,93 @@
+// The façade's view of a backend's embedding machinery (BackendEmbedder): the embedding worker,
+// and the backfill of whatever still lacks a vector, stopped between batches when the store closes.
+import type { BackendEmbedder } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import type { EmbeddingWorker, VectorRows } from "./embedding-worker.js";
+import { settleWithin } from "./settle-within.js";
+
+type Progress = (done: number, total: number) => void;
+
+export interface BackendEmbedderOptions {
+  /**
+   * Another way to backfill (SQLite: vendor batch jobs), given the normal one to fall back on or
+   * to finish with. `abort` stops it when the store closes.
+   */
+  backfillWith?: {
+    backfill(normal: (onProgress?: Progress) => Promise<number>, onProgress?: Progress): Promise<number>;
+    abort(): void;
+  };
+}
+
+export function createBackendEmbedder(
+  worker: EmbeddingWorker,
+  rows: VectorRows,
+  options: BackendEmbedderOptions = {},
+): BackendEmbedder {
+  const closed = new AbortController();
+  const running = new Set<Promise<number>>();
+
+  async function backfill(batchSize: number, onProgress?: Progress): Promise<number> {
+    const normal = (progress?: Progress) => backfillMissing(worker, rows, batchSize, progress, closed.signal);
+    const work = options.backfillWith
+      ? options.backfillWith.backfill(normal, onProgress)
+      : normal(onProgress);
+    running.add(work);
+    try {
+      return await work;
+    } finally {
+      running.delete(work);
+    }
+  }
+
+  return {
+    get provider() {
+      return worker.provider;
+    },
+    get pending() {
+      return worker.pending;
+    },
+    get lastError() {
+      return worker.lastError;
+    },
+    enqueue: (jobs) => worker.enqueue(jobs),
+    embedNow: (jobs) => worker.embedNow(jobs),
+    embedQuery: (text, signal) => worker.embedQuery(text, signal),
+    embedTexts: (texts, purpose, signal) => worker.embedTexts(texts, purpose, signal),
+    backfill,
+    flush: () => worker.flush(),
+    async stopBackfill(timeoutMs) {
+      closed.abort();
+      options.backfillWith?.abort();
+      await settleWithin(running, timeoutMs);
+    },
+    close: (timeoutMs) => worker.close(timeoutMs),
+  };
+}
+
+/**
+ * Embeds every entry without a vector, `batchSize` at a time in row-id order. Each batch commits
+ * on its own, so an interrupted backfill resumes where it stopped, and processes backfilling
+ * together split the rows (rows another one holds are left to it). Returns the vectors written;
+ * `onProgress` hears (rows handled, rows missing at the start). Once `closed` aborts, it stops
+ * before the next batch: UNAVAILABLE.
+ */
+export async function backfillMissing(
+  worker: EmbeddingWorker,
+  rows: VectorRows,
+  batchSize: number,
+  onProgress?: Progress,
+  closed?: AbortSignal,
+): Promise<number> {
+  const total = await rows.countMissing();
+  let done = 0;
+  let written = 0;
+  for (let after = 0; ; ) {
+    if (closed?.aborted) throw new MemoryError("UNAVAILABLE", "the memory was closed during a backfill");
+    const batch = await worker.embedMissing(batchSize, after);
+    if (batch.claimed === 0) return written;
+    done += batch.claimed;
+    written += batch.written;
+    after = batch.last;
+    onProgress?.(Math.min(done, total), total);
+  }
+}
