@@ -54,6 +54,7 @@ export {
   type BackendMemoryOptions,
   createBackendMemory,
 } from "./facade/backend-memory.js";
+export { type EntryInput, validateEntries } from "./facade/entry-write.js";
 export { EXPORT_PAGE_SIZE, exportPages } from "./facade/export-pages.js";
 export type { EntryFilter, RecallRequest } from "./facade/memory-requests.js";
 export { writeFileAtomic } from "./fs/write-file-atomic.js";
@@ -84,13 +85,12 @@ export { lendToNeighbours } from "./recall/session-neighbours.js";
 export { byCoverage, termCoverage } from "./recall/term-coverage.js";
 export { blobToFloat32, cosineSimilarity, float32ToBlob, l2Normalize } from "./recall/vector-math.js";
 export { weightedMerge } from "./recall/weighted-merge.js";
-export { contentHash } from "./sqlite/content-hash.js";
-export { type EntryInput, validateEntries } from "./sqlite/entry-input.js";
-export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/entry-row.js";
-export { SCHEMA_VERSION } from "./sqlite/schema.js";
+export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/reads/entry-row.js";
+export { SCHEMA_VERSION } from "./sqlite/schema/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
-export type { EntryWrite } from "./sqlite/write-entries.js";
+export type { EntryWrite } from "./sqlite/writes/upsert-entry.js";
 export { chunkMarkdown } from "./text/chunk-markdown.js";
+export { contentHash } from "./text/content-hash.js";
 export { ageInDays, applyDecay } from "./text/decay.js";
 export { dateContext, entryContext } from "./text/entry-context.js";
 export { buildFtsQuery, ftsTermsOf } from "./text/fts-query.js";

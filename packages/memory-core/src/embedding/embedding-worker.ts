@@ -5,7 +5,7 @@
 import type { EmbeddingProvider, EmbedJob, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
-import { contentHash } from "../sqlite/content-hash.js";
+import { contentHash } from "../text/content-hash.js";
 import { DeferredQueue } from "./deferred-queue.js";
 import { clipText, maxInputChars, requestEmbeddings, tokenBudgetBatches } from "./provider-request.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from "./retry-policy.js";

@@ -24,9 +24,9 @@ import type {
 } from "@claw/memory-api";
 import { MemoryError, silentLogger } from "@claw/memory-api";
 import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js";
-import { toEntryWrite } from "../sqlite/entry-input.js";
 import * as check from "../validate-input.js";
 import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
+import { toEntryWrite } from "./entry-write.js";
 import { exportPages } from "./export-pages.js";
 import {
   checkSearchMode,

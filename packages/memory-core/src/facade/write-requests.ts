@@ -3,9 +3,9 @@
 import type { EntryRef, ImportOptions, MemoryEntry } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
-import { toEntryWrite } from "../sqlite/entry-input.js";
-import type { EntryWrite } from "../sqlite/write-entries.js";
+import type { EntryWrite } from "../sqlite/writes/upsert-entry.js";
 import * as check from "../validate-input.js";
+import { toEntryWrite } from "./entry-write.js";
 
 /** Validated (namespace, key) pairs; `field` names the option in errors. */
 export function refsOf(refs: Iterable<EntryRef>, field: string): [string, string][] {

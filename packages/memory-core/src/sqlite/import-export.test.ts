@@ -110,7 +110,7 @@ describe("import", () => {
 
 describe("validateEntries", () => {
   it("reports every invalid entry by index without writing", async () => {
-    const { validateEntries } = await import("./entry-input.js");
+    const { validateEntries } = await import("../facade/entry-write.js");
     const { DEFAULT_CONFIG } = await import("../config/config-schema.js");
     const problems = validateEntries(
       [

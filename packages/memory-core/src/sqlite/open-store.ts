@@ -1,11 +1,11 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
-import { applyFingerprint } from "./fingerprint.js";
-import { createMetaStore } from "./meta-store.js";
-import { migrate } from "./migrate.js";
-import { openDatabase } from "./open-database.js";
-import { createStatementCache, type StatementCache } from "./statement-cache.js";
-import { createVectorIndex, type VectorIndex } from "./vector-index.js";
+import { createMetaStore } from "./schema/meta-store.js";
+import { migrate } from "./schema/migrate.js";
+import { openDatabase } from "./schema/open-database.js";
+import { applyFingerprint } from "./schema/provider-fingerprint.js";
+import { createStatementCache, type StatementCache } from "./schema/statement-cache.js";
+import { createVectorIndex, type VectorIndex } from "./vectors/vector-index.js";
 
 /** The parts a SqliteMemory composes, opened and wired in order. */
 export interface StoreParts {

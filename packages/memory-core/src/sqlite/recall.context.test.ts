@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION } from "./schema.js";
+import { SCHEMA_VERSION } from "./schema/schema.js";
 import { openTestMemory, tempDir } from "./test-support/temp-memory.js";
 
 // Neighbour lending off, so that only the indexed context can find the answering turn.

@@ -6,19 +6,19 @@ import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
 import { createBackendEmbedder } from "../embedding/backend-embedder.js";
 import { EmbeddingWorker, workerSettingsOf } from "../embedding/embedding-worker.js";
-import { createBatchBackfill } from "./batch-backfill.js";
-import { createEmbeddingCache } from "./embedding-cache.js";
-import type { RankRow } from "./entry-row.js";
-import { rowToEntry } from "./entry-row.js";
-import { createEntryWriter } from "./entry-writer.js";
-import { createIndexMerge } from "./fts-index.js";
-import { readStatus } from "./memory-status.js";
 import { openStore } from "./open-store.js";
-import * as read from "./read-entries.js";
-import { rebuildFullText } from "./rebuild-full-text.js";
-import { recalledEntries, sqliteRecallSource } from "./recall-pipeline.js";
-import { sqliteVectorRows } from "./sqlite-vector-rows.js";
+import type { RankRow } from "./reads/entry-row.js";
+import { rowToEntry } from "./reads/entry-row.js";
+import * as read from "./reads/read-entries.js";
+import { createIndexMerge } from "./search/fts-index.js";
+import { rebuildFullText } from "./search/rebuild-full-text.js";
+import { recalledEntries, sqliteRecallSource } from "./search/recall-source.js";
+import { readStatus } from "./sqlite-status.js";
 import { createStorageGuard } from "./storage-guard.js";
+import { createBatchBackfill } from "./vectors/batch-backfill.js";
+import { createEmbeddingCache } from "./vectors/embedding-cache.js";
+import { sqliteVectorRows } from "./vectors/vector-rows.js";
+import { createEntryWriter } from "./writes/write-transactions.js";
 
 export interface SqliteBackendOptions {
   /** The database file (`brain.db` in a workspace), or ":memory:". */

@@ -1,9 +1,9 @@
 import type { MemoryEntry } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
+import type { EntryWrite } from "../sqlite/writes/upsert-entry.js";
 import { scoreImportance } from "../text/importance.js";
 import * as check from "../validate-input.js";
-import type { EntryWrite } from "./write-entries.js";
 
 /** Longest MemoryEntry.context accepted, in UTF-8 bytes. */
 export const MAX_CONTEXT_BYTES = 4096;

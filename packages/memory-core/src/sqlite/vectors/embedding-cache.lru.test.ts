@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { CREATE_EMBEDDING_CACHE } from "../schema/schema.js";
 import { createEmbeddingCache } from "./embedding-cache.js";
-import { CREATE_EMBEDDING_CACHE } from "./schema.js";
 
 describe("embedding cache", () => {
   it("answers a batch of hashes at once and evicts the least recently accessed beyond its bound", () => {

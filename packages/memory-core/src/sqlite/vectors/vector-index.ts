@@ -1,9 +1,9 @@
 import type { Database } from "better-sqlite3";
-import { blobToFloat32, cosineSimilarity, float32ToBlob } from "../recall/vector-math.js";
+import { blobToFloat32, cosineSimilarity, float32ToBlob } from "../../recall/vector-math.js";
+import { type EntryFilter, filterSql } from "../reads/filter-sql.js";
+import type { MetaStore } from "../schema/meta-store.js";
+import type { StatementCache } from "../schema/statement-cache.js";
 import { BinaryCodes, blobToCode, codeToBlob, encodeBinary } from "./binary-codes.js";
-import { type EntryFilter, filterSql } from "./entry-filter.js";
-import type { MetaStore } from "./meta-store.js";
-import type { StatementCache } from "./statement-cache.js";
 
 export interface VectorHit {
   rid: number;

@@ -1,6 +1,6 @@
 import type { MemoryEntry } from "@claw/memory-api";
-import { entryColumns, type MemoryRow, rowToEntry } from "./entry-row.js";
-import type { StatementCache } from "./statement-cache.js";
+import { entryColumns, type MemoryRow, rowToEntry } from "../reads/entry-row.js";
+import type { StatementCache } from "../schema/statement-cache.js";
 
 /**
  * The entry `get()` would return for a row just written with these values. It is built from the

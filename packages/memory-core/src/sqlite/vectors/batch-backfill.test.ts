@@ -2,19 +2,19 @@ import { join } from "node:path";
 import { isMemoryError, MemoryError, silentLogger } from "@claw/memory-api";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { MemorySettings } from "../config/config-schema.js";
-import { loadConfigFromToml } from "../config/load-config.js";
-import { captureLogger } from "../config/test-support/config-test-helpers.js";
-import { createMemory } from "../create-memory.js";
-import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
+import type { MemorySettings } from "../../config/config-schema.js";
+import { loadConfigFromToml } from "../../config/load-config.js";
+import { captureLogger } from "../../config/test-support/config-test-helpers.js";
+import { createMemory } from "../../create-memory.js";
+import { createHashingEmbeddingProvider } from "../../embedding/hashing-embedding-provider.js";
+import { SqliteMemory } from "../sqlite-memory.js";
+import { batchJobsProvider } from "../test-support/batch-jobs-provider.js";
+import { openTestMemory, tempDir } from "../test-support/temp-memory.js";
 import {
   BATCH_API_FAILURES_KEY,
   BATCH_API_LAST_ERROR_KEY,
   BATCH_API_PENDING_JOB_KEY,
 } from "./batch-backfill.js";
-import { SqliteMemory } from "./sqlite-memory.js";
-import { batchJobsProvider } from "./test-support/batch-jobs-provider.js";
-import { openTestMemory, tempDir } from "./test-support/temp-memory.js";
 
 const BATCH_ON: Partial<MemorySettings> = {
   embeddingBatchApi: true,

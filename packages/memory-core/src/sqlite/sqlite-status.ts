@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 import type { MemoryStatus } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
-import { SCHEMA_VERSION } from "./schema.js";
-import type { VectorIndex } from "./vector-index.js";
+import { SCHEMA_VERSION } from "./schema/schema.js";
+import type { VectorIndex } from "./vectors/vector-index.js";
 
 export interface StatusSources {
   db: Database;

@@ -1,5 +1,5 @@
 import type { MemoryEntry } from "@claw/memory-api";
-import { blobToFloat32 } from "../recall/vector-math.js";
+import { blobToFloat32 } from "../../recall/vector-math.js";
 
 /** An entries row as a driver returns it (the columns entries are built from); `V` is how the
  *  driver hands over the vector (a BLOB Buffer in SQLite, a number[] from pgvector). */

@@ -1,12 +1,12 @@
 // The write path of SqliteMemory: upserts and deletes, each in one immediate transaction, with the
 // hot cache cleared after them (onWrite) and the changes counted for the full-text index merge.
 import type { Database } from "better-sqlite3";
-import { type IndexMerge, unindexFullTextWhere } from "./fts-index.js";
+import type { StatementCache } from "../schema/statement-cache.js";
+import { type IndexMerge, unindexFullTextWhere } from "../search/fts-index.js";
+import type { StorageGuard } from "../storage-guard.js";
+import type { VectorIndex } from "../vectors/vector-index.js";
 import { refreshNextTurn, turnsWhere } from "./session-turns.js";
-import type { StatementCache } from "./statement-cache.js";
-import type { StorageGuard } from "./storage-guard.js";
-import type { VectorIndex } from "./vector-index.js";
-import { type EntryWrite, type WriteResult, writeEntry } from "./write-entries.js";
+import { type EntryWrite, type WriteResult, writeEntry } from "./upsert-entry.js";
 
 export interface EntryWriterOptions {
   db: Database;

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { silentLogger } from "@claw/memory-api";
 import Database from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { openTestMemory, tempDir } from "./test-support/temp-memory.js";
+import { openTestMemory, tempDir } from "../test-support/temp-memory.js";
 
 /** Segments of the full-text index (each a b-tree FTS5 reads every query term from). */
 function segments(path: string): number {

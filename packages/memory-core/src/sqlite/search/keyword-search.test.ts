@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { bm25ToScore } from "../recall/keyword-score.js";
-import { type EntryFilter, filterSql } from "./entry-filter.js";
+import { bm25ToScore } from "../../recall/keyword-score.js";
+import { type EntryFilter, filterSql } from "../reads/filter-sql.js";
+import { createStatementCache } from "../schema/statement-cache.js";
+import { openTestMemory, tempDir } from "../test-support/temp-memory.js";
 import { COLUMN_WEIGHTS } from "./fts-index.js";
 import { keywordSearch } from "./keyword-search.js";
-import { createStatementCache } from "./statement-cache.js";
-import { openTestMemory, tempDir } from "./test-support/temp-memory.js";
 
 /** "alpha" `times` times in a text of `padding` more words: fewer and longer ranks lower. */
 function text(times: number, padding: number): string {

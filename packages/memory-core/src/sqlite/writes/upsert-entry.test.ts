@@ -1,6 +1,6 @@
 import type { StoreOptions } from "@claw/memory-api";
 import { describe, expect, it } from "vitest";
-import { openTestMemory } from "./test-support/temp-memory.js";
+import { openTestMemory } from "../test-support/temp-memory.js";
 
 /** A clock the test moves by hand, so an upsert gets a later updatedAt than the first write. */
 function steppingClock() {

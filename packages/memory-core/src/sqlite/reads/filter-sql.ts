@@ -1,4 +1,4 @@
-import type { EntryFilter } from "../facade/memory-requests.js";
+import type { EntryFilter } from "../../facade/memory-requests.js";
 
 export type { EntryFilter };
 

@@ -1,8 +1,8 @@
 // The context column of a conversation turn holds the turn before it in its session
 // (text/entry-context.ts). These keep it right when turns are written, changed or deleted.
-import { entryContext } from "../text/entry-context.js";
-import { reindexFullText } from "./fts-index.js";
-import type { StatementCache } from "./statement-cache.js";
+import { entryContext } from "../../text/entry-context.js";
+import type { StatementCache } from "../schema/statement-cache.js";
+import { reindexFullText } from "../search/fts-index.js";
 
 /** Where a turn sits in its session: sessions are ordered by created_at, then rid. */
 export interface TurnPosition {

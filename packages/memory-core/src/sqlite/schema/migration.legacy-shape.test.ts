@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { float32ToBlob } from "../recall/vector-math.js";
+import { float32ToBlob } from "../../recall/vector-math.js";
+import { SqliteMemory } from "../sqlite-memory.js";
+import { tempDir } from "../test-support/temp-memory.js";
 import { SCHEMA_VERSION } from "./schema.js";
-import { SqliteMemory } from "./sqlite-memory.js";
-import { tempDir } from "./test-support/temp-memory.js";
 
 // The seed's older shape: TEXT ids, a global UNIQUE(key), an external-content FTS5 table kept by
 // triggers, and an embedding cache without provider/model columns.

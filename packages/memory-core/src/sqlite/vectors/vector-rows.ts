@@ -2,10 +2,10 @@
 // brain.db at a time, so a claim is a read: no lease is needed.
 import type { EmbedJob } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
-import type { VectorRows } from "../embedding/embedding-worker.js";
-import { float32ToBlob } from "../recall/vector-math.js";
-import type { StatementCache } from "./statement-cache.js";
-import type { StorageGuard } from "./storage-guard.js";
+import type { VectorRows } from "../../embedding/embedding-worker.js";
+import { float32ToBlob } from "../../recall/vector-math.js";
+import type { StatementCache } from "../schema/statement-cache.js";
+import type { StorageGuard } from "../storage-guard.js";
 import type { VectorIndex } from "./vector-index.js";
 
 const JOB_COLUMNS = "rid, namespace, content_hash AS hash, content";

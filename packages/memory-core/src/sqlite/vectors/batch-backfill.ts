@@ -4,11 +4,11 @@ import { createHash } from "node:crypto";
 import type { EmbeddingBatchJobs, EmbedJob, Logger } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
-import type { MemorySettings } from "../config/config-schema.js";
-import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
-import { raceAbort } from "../embedding/race-abort.js";
-import { createMetaStore, type MetaStore } from "./meta-store.js";
-import type { StatementCache } from "./statement-cache.js";
+import type { MemorySettings } from "../../config/config-schema.js";
+import type { EmbeddingWorker } from "../../embedding/embedding-worker.js";
+import { raceAbort } from "../../embedding/race-abort.js";
+import { createMetaStore, type MetaStore } from "../schema/meta-store.js";
+import type { StatementCache } from "../schema/statement-cache.js";
 
 /** `meta` keys: consecutive failed jobs (absent = none) and the last failure's message. */
 export const BATCH_API_FAILURES_KEY = "batch_api_failures";

@@ -1,6 +1,6 @@
 import type { Logger } from "@claw/memory-api";
-import { entryContext } from "../text/entry-context.js";
-import type { StatementCache } from "./statement-cache.js";
+import { entryContext } from "../../text/entry-context.js";
+import type { StatementCache } from "../schema/statement-cache.js";
 
 /**
  * The only code that writes memories_fts; every caller runs inside the transaction that writes the

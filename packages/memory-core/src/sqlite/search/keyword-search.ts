@@ -1,11 +1,11 @@
-import { bm25ToScore } from "../recall/keyword-score.js";
-import { byCoverage } from "../recall/term-coverage.js";
-import { buildFtsQuery, ftsTermsOf } from "../text/fts-query.js";
-import { extractLikeKeywords, likePattern } from "../text/like-keywords.js";
-import { type EntryFilter, filterSql } from "./entry-filter.js";
-import { RANK_COLUMNS, type RankRow } from "./entry-row.js";
+import { bm25ToScore } from "../../recall/keyword-score.js";
+import { byCoverage } from "../../recall/term-coverage.js";
+import { buildFtsQuery, ftsTermsOf } from "../../text/fts-query.js";
+import { extractLikeKeywords, likePattern } from "../../text/like-keywords.js";
+import { RANK_COLUMNS, type RankRow } from "../reads/entry-row.js";
+import { type EntryFilter, filterSql } from "../reads/filter-sql.js";
+import type { StatementCache } from "../schema/statement-cache.js";
 import { COLUMN_WEIGHTS } from "./fts-index.js";
-import type { StatementCache } from "./statement-cache.js";
 
 export interface KeywordHit {
   row: RankRow;

@@ -1,11 +1,11 @@
 import type { EmbedJob, EntryWrite, MemoryEntry } from "@claw/memory-api";
-import { float32ToBlob } from "../recall/vector-math.js";
-import { toFtsIndexText } from "../text/tokenizer.js";
-import { contentHash } from "./content-hash.js";
-import { indexFullText, reindexFullText } from "./fts-index.js";
+import { float32ToBlob } from "../../recall/vector-math.js";
+import { contentHash } from "../../text/content-hash.js";
+import { toFtsIndexText } from "../../text/tokenizer.js";
+import type { StatementCache } from "../schema/statement-cache.js";
+import { indexFullText, reindexFullText } from "../search/fts-index.js";
+import type { VectorIndex } from "../vectors/vector-index.js";
 import { contextOf, refreshNextTurn } from "./session-turns.js";
-import type { StatementCache } from "./statement-cache.js";
-import type { VectorIndex } from "./vector-index.js";
 import { writtenEntry } from "./written-entry.js";
 
 export type { EntryWrite };

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION } from "./schema.js";
-import { SqliteMemory } from "./sqlite-memory.js";
-import { openTestMemory, tempDir } from "./test-support/temp-memory.js";
+import { SCHEMA_VERSION } from "../schema/schema.js";
+import { SqliteMemory } from "../sqlite-memory.js";
+import { openTestMemory, tempDir } from "../test-support/temp-memory.js";
 
 /** Reads the file with a plain connection (no extension, no migration). */
 function inspect<T>(path: string, read: (db: Database.Database) => T): T {

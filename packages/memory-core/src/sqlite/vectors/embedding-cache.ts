@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { blobToFloat32, float32ToBlob } from "../recall/vector-math.js";
+import { blobToFloat32, float32ToBlob } from "../../recall/vector-math.js";
 
 /**
  * The `embedding_cache` table: vectors by (provider, model, content hash), bounded by

@@ -1,7 +1,7 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
+import type { VectorIndex } from "../vectors/vector-index.js";
 import type { MetaStore } from "./meta-store.js";
-import type { VectorIndex } from "./vector-index.js";
 
 /**
  * Vectors of one (provider, model, dimensions) only. When the configured provider differs from

@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
-import { toFtsIndexText } from "../text/tokenizer.js";
+import { toFtsIndexText } from "../../text/tokenizer.js";
+import type { StatementCache } from "../schema/statement-cache.js";
 import { rebuildFullTextIndex } from "./fts-index.js";
-import type { StatementCache } from "./statement-cache.js";
 
 /** Recomputes the indexed text and context of every entry and rebuilds the FTS5 index; returns the entry count. */
 export function rebuildFullText(db: Database, statements: StatementCache): number {

@@ -1,8 +1,8 @@
-import { lendToNeighbours } from "../recall/session-neighbours.js";
-import { type EntryFilter, filterSql } from "./entry-filter.js";
-import { RANK_COLUMNS, type RankRow } from "./entry-row.js";
+import { lendToNeighbours } from "../../recall/session-neighbours.js";
+import { RANK_COLUMNS, type RankRow } from "../reads/entry-row.js";
+import { type EntryFilter, filterSql } from "../reads/filter-sql.js";
+import type { StatementCache } from "../schema/statement-cache.js";
 import type { KeywordHit } from "./keyword-search.js";
-import type { StatementCache } from "./statement-cache.js";
 
 /**
  * Keyword hits plus the entries written just before and after each hit in its session (see

@@ -1,13 +1,13 @@
 import type { MemoryEntry } from "@claw/memory-api";
-import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
-import type { EntryFilter, RecallRequest } from "../facade/memory-requests.js";
-import type { RecallEngineSettings, RecalledRow, RecallSource } from "../recall/recall-engine.js";
-import { filterSql } from "./entry-filter.js";
-import { entryColumns, type MemoryRow, RANK_COLUMNS, type RankRow, rowToEntry } from "./entry-row.js";
+import type { EmbeddingWorker } from "../../embedding/embedding-worker.js";
+import type { EntryFilter, RecallRequest } from "../../facade/memory-requests.js";
+import type { RecallEngineSettings, RecalledRow, RecallSource } from "../../recall/recall-engine.js";
+import { entryColumns, type MemoryRow, RANK_COLUMNS, type RankRow, rowToEntry } from "../reads/entry-row.js";
+import { filterSql } from "../reads/filter-sql.js";
+import type { StatementCache } from "../schema/statement-cache.js";
+import type { VectorIndex } from "../vectors/vector-index.js";
 import { keywordSearch, likeSearch } from "./keyword-search.js";
-import { withSessionNeighbours } from "./session-context.js";
-import type { StatementCache } from "./statement-cache.js";
-import type { VectorIndex } from "./vector-index.js";
+import { withSessionNeighbours } from "./session-neighbour-rows.js";
 
 export interface RecallSettings extends RecallEngineSettings {
   sessionContextWeight: number;

@@ -1,8 +1,9 @@
 import type { Database } from "better-sqlite3";
-import { toFtsIndexText } from "../text/tokenizer.js";
-import { parseTimestamp } from "../timestamps.js";
-import { contentHash } from "./content-hash.js";
-import { configureFullTextIndex, rebuildFullTextIndex, reindexFullText } from "./fts-index.js";
+import { contentHash } from "../../text/content-hash.js";
+import { toFtsIndexText } from "../../text/tokenizer.js";
+import { parseTimestamp } from "../../timestamps.js";
+import { configureFullTextIndex, rebuildFullTextIndex, reindexFullText } from "../search/fts-index.js";
+import { contextOf } from "../writes/session-turns.js";
 import { createMetaStore } from "./meta-store.js";
 import {
   CREATE_EMBEDDING_CACHE,
@@ -14,7 +15,6 @@ import {
   MEMORY_COLUMNS,
   SCHEMA_VERSION,
 } from "./schema.js";
-import { contextOf } from "./session-turns.js";
 import { createStatementCache, type StatementCache } from "./statement-cache.js";
 
 export interface MigrationReport {

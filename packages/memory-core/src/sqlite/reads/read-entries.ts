@@ -1,7 +1,7 @@
 import type { MemoryCategory, MemoryEntry } from "@claw/memory-api";
-import { type EntryFilter, filterSql } from "./entry-filter.js";
+import type { StatementCache } from "../schema/statement-cache.js";
 import { entryColumns, type MemoryRow, rowToEntry } from "./entry-row.js";
-import type { StatementCache } from "./statement-cache.js";
+import { type EntryFilter, filterSql } from "./filter-sql.js";
 
 /** Read-only queries over memories: get, list, export, count, top core. */
 
