@@ -2,5 +2,5 @@ import { defineProject } from "vitest/config";
 import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
-  test: { name: "@claw/example-quickstart", include: ["src/**/*.test.ts"] },
+  test: { ...sharedTestOptions, name: "@claw/example-quickstart", include: ["src/**/*.test.ts"] },
 });

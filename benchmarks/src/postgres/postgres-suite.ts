@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { EmbeddingProvider, Memory } from "@claw/memory-api";
 import { createHashingEmbeddingProvider, DEFAULT_CONFIG, SqliteMemory } from "@claw/memory-core";
-import { PostgresMemory, servePglite } from "@claw/memory-postgres";
+import { PostgresMemory } from "@claw/memory-postgres";
+import { servePglite } from "@claw/memory-postgres/pglite-server";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { createCorpus } from "../speed/corpus.js";

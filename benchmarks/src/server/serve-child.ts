@@ -16,5 +16,8 @@ const server = await startServer({
 });
 process.stdout.write(`${server.url}\n`);
 process.once("SIGTERM", () => {
-  server.close().then(() => process.exit(0));
+  void server.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

@@ -35,6 +35,7 @@ export async function withDownloadLock<T>(
   const refresh = setInterval(
     () => {
       const now = new Date();
+      // A failed touch only ages the lock; the next tick touches it again.
       utimes(path, now, now).catch(() => {});
     },
     Math.max(50, staleMs / 3),

@@ -1,7 +1,6 @@
 // @claw/memory-postgres: the claw-memory Memory on PostgreSQL + pgvector (`backend = "postgres"`).
 export { SCHEMA_VERSION } from "./db/migrations.js";
 export { openPostgresMemory } from "./open-postgres-memory.js";
-export { type PgliteSocketServer, servePglite } from "./pglite-server.js";
 export { PostgresMemory } from "./postgres-memory.js";
 export {
   DEFAULT_POOL_MAX,

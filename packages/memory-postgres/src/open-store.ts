@@ -71,6 +71,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
     if (opened.vectors?.kind === "pgvector" && ownsPool) {
       // pgvector ≥ 0.8 keeps scanning the HNSW graph until a filtered query has enough rows.
       pool.on("connect", (client) => {
+        // A pgvector without the setting keeps its default scan.
         client.query("SET hnsw.iterative_scan = 'relaxed_order'").catch(() => {});
       });
     }
@@ -103,6 +104,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
     }
     return { pool, ownsPool, db, names, ...opened, worker, rows, warnings };
   } catch (error) {
+    // The error that brought us here is the one to report; the pool's sockets close with the process.
     if (ownsPool) await pool.end().catch(() => {});
     throw error;
   }

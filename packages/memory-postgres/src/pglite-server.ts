@@ -1,4 +1,5 @@
-// A loopback PostgreSQL wire-protocol server in front of PGlite (embedded PostgreSQL), for tests,
+// `@claw/memory-postgres/pglite-server`, not part of the main entry: a loopback PostgreSQL
+// wire-protocol server in front of PGlite (embedded PostgreSQL), for tests,
 // benchmarks and local development: the real `pg` driver connects to it, any number of
 // connections at once. PGlite itself is the caller's (a dev dependency here; only its type is used).
 //
@@ -109,6 +110,7 @@ class Connection {
 
   async closed(): Promise<void> {
     await this.work;
+    // The client is gone; a failed ROLLBACK leaves nothing of its session to undo.
     if (this.inTransaction) await this.db.exec("ROLLBACK").catch(() => {});
     this.lock.release(this);
   }

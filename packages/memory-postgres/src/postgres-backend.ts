@@ -109,6 +109,7 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       return rows[0]?.ok === 1;
     },
     async close() {
+      // A pool that fails to end has nothing left to lose: every write was committed before.
       if (parts.ownsPool) await parts.pool.end().catch(() => {});
     },
   };

@@ -219,6 +219,7 @@ async function startWorker(url: URL, data: RecallWorkerData): Promise<Worker | R
 /** Waits for the worker's recalls, asks it to close its store, and stops it if it takes too long. */
 async function stopWorker(slot: Slot, timeoutMs: number): Promise<void> {
   const deadline = AbortSignal.timeout(timeoutMs);
+  // The deadline firing first is an answer too: the worker is then terminated below.
   const exited = once(slot.worker, "exit", { signal: deadline }).catch(() => undefined);
   while (slot.pending.size > 0 && !deadline.aborted) {
     await Promise.race([once(slot.worker, "message", { signal: deadline }).catch(() => undefined), exited]);

@@ -70,10 +70,12 @@ async function serve(memory: Memory): Promise<void> {
       for (const call of embedCalls.values())
         call.reject(new MemoryError("UNAVAILABLE", "the server is closing"));
       embedCalls.clear();
-      memory.close().finally(() => {
+      // The pool waits for "closed" either way: this read-only connection holds nothing to save.
+      const closed = () => {
         send({ type: "closed" });
         port.close();
-      });
+      };
+      void memory.close().then(closed, closed);
     }
   });
   send({ type: "ready" });

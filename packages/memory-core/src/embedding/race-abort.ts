@@ -4,6 +4,7 @@
  */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
+    // The caller stopped waiting: a later failure of `promise` has nobody left to tell.
     promise.catch(() => {});
     return Promise.reject(signal.reason);
   }

@@ -55,6 +55,7 @@ export async function migrate(client: Queryable, names: SqlNames): Promise<numbe
       );
       await client.query("COMMIT");
     } catch (error) {
+      // The error that brought us here is the one to report; a failed ROLLBACK ends with the connection.
       await client.query("ROLLBACK").catch(() => {});
       throw error;
     }

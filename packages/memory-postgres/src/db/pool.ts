@@ -76,6 +76,7 @@ export async function inTransaction<T>(pool: Pool, fn: (client: Queryable) => Pr
     await client.query("COMMIT");
     return result;
   } catch (error) {
+    // The error that brought us here is the one to report; a failed ROLLBACK ends with the connection.
     await client.query("ROLLBACK").catch(() => {});
     throw error;
   } finally {

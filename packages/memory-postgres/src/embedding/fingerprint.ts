@@ -41,6 +41,7 @@ export async function applyFingerprint(
     }
     return count;
   } catch (error) {
+    // The error that brought us here is the one to report; a failed ROLLBACK ends with the connection.
     await client.query("ROLLBACK").catch(() => {});
     throw error;
   }

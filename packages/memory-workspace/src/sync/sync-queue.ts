@@ -19,6 +19,7 @@ export class SyncQueue {
     }
     const queued: { promise: Promise<SyncReport>; full: boolean } = { full, promise: this.running };
     queued.promise = this.running
+      // A failed run was reported to its own caller; the next one starts regardless.
       .catch(() => undefined)
       .then(() => {
         this.queued = null;
@@ -33,6 +34,7 @@ export class SyncQueue {
     for (;;) {
       const pending = this.queued?.promise ?? this.running;
       if (pending === null) return;
+      // A failed run was reported to its own caller; waiting is all this does.
       await pending.catch(() => undefined);
     }
   }

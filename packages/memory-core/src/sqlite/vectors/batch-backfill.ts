@@ -211,6 +211,7 @@ export class BatchBackfill {
       },
     );
     this.meta.delete(BATCH_API_PENDING_JOB_KEY);
+    // Cancelling is a courtesy to the vendor: the job's results are not used either way.
     await this.jobs.cancelJob?.(jobId).catch(() => undefined);
   }
 
