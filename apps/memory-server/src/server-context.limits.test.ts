@@ -19,6 +19,26 @@ describe("server limits from [server]", () => {
     expect(resolveLimits(testConfig({ server: { rateLimitPerSecond: 0 } })).rateLimit).toBe(false);
   });
 
+  it("reads the recall, list and import caps; recall stays within [memory] recall_limit_max", () => {
+    expect(resolveLimits(testConfig())).toMatchObject({
+      recallLimitMax: 100,
+      listLimitMax: 1_000,
+      importChunkSize: 500,
+      importErrorsReported: 100,
+    });
+    const config = testConfig({
+      server: { recallLimitMax: 250, listLimitMax: 50, importChunkSize: 20, importErrorsReported: 3 },
+    });
+    expect(resolveLimits(config)).toMatchObject({
+      recallLimitMax: 250,
+      listLimitMax: 50,
+      importChunkSize: 20,
+      importErrorsReported: 3,
+    });
+    const narrow = testConfig({ server: { recallLimitMax: 250 }, memory: { recallLimitMax: 40 } });
+    expect(resolveLimits(narrow).recallLimitMax).toBe(40);
+  });
+
   it("lets startServer's explicit limits win over the config", () => {
     const config = testConfig({ server: { requestTimeoutMs: 5_000 } });
     expect(resolveLimits(config, { requestTimeoutMs: 50, rateLimit: false })).toMatchObject({

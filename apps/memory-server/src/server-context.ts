@@ -1,4 +1,5 @@
-// What every route module receives: the memory, the config, the limits and the shared services.
+// What every route module receives: the memory, the config, the limits (from the `[server]`
+// settings, or given by the caller) and the shared services.
 import type { Logger, Memory, MemoryEntry, TextGenerator } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemoryConfig } from "@claw/memory-core";
@@ -8,33 +9,34 @@ import type { ServerMetrics } from "./metrics/server-metrics.js";
 export interface ServerLimits {
   /** Largest request body (JSON routes) and largest NDJSON import line. Default `server.body_limit_bytes`. */
   bodyLimitBytes: number;
-  /** Recall `limit` is capped at this. Default 100. */
+  /** Recall `limit` is capped at this. Default `server.recall_limit_max`. */
   recallLimitMax: number;
-  /** List `limit` is capped at this. Default 1000. */
+  /** List `limit` is capped at this. Default `server.list_limit_max`. */
   listLimitMax: number;
   /** Entry routes (store, get, list, recall, forget, purge) answer TIMEOUT after this long. Default `server.request_timeout_ms`. */
   requestTimeoutMs: number;
   /** Per-token token bucket; false = none. Default `server.rate_limit_burst` at once, `rate_limit_per_second` refilled. */
   rateLimit: RateLimitSettings | false;
-  /** Entries validated and written per transaction while importing. Default 500. */
+  /** Entries validated and written per transaction while importing. Default `server.import_chunk_size`. */
   importChunkSize: number;
-  /** Bad import lines reported in full (all are counted). Default 100. */
+  /** Bad import lines reported in full (all are counted). Default `server.import_errors_reported`. */
   importErrorsReported: number;
 }
 
 export function resolveLimits(config: MemoryConfig, given: Partial<ServerLimits> = {}): ServerLimits {
   return {
     bodyLimitBytes: given.bodyLimitBytes ?? config.server.bodyLimitBytes,
-    recallLimitMax: given.recallLimitMax ?? 100,
-    listLimitMax: given.listLimitMax ?? 1_000,
+    recallLimitMax:
+      given.recallLimitMax ?? Math.min(config.server.recallLimitMax, config.memory.recallLimitMax),
+    listLimitMax: given.listLimitMax ?? config.server.listLimitMax,
     requestTimeoutMs: given.requestTimeoutMs ?? config.server.requestTimeoutMs,
     rateLimit:
       given.rateLimit ??
       (config.server.rateLimitPerSecond === 0
         ? false
         : { capacity: config.server.rateLimitBurst, refillPerSecond: config.server.rateLimitPerSecond }),
-    importChunkSize: given.importChunkSize ?? 500,
-    importErrorsReported: given.importErrorsReported ?? 100,
+    importChunkSize: given.importChunkSize ?? config.server.importChunkSize,
+    importErrorsReported: given.importErrorsReported ?? config.server.importErrorsReported,
   };
 }
 

@@ -1,18 +1,22 @@
 import type { Logger } from "./logger.js";
 import type { Memory } from "./memory.js";
 
-export interface PluginContext {
+/**
+ * What a plugin's hooks receive. `TConfig` is the configuration type of the code that runs the
+ * plugins: memory-core's createMemory passes its validated, defaults-filled `MemoryConfig`
+ * (memory-core exports `ClawPluginContext` and `ClawPlugin` for it).
+ */
+export interface PluginContext<TConfig = unknown> {
   workspaceDir: string;
   dbPath: string;
-  /** The validated, defaults-filled configuration (MemoryConfig from @claw/memory-core). */
-  config: unknown;
+  config: TConfig;
   logger: Logger;
 }
 
 /** Start-up/shutdown hooks run by createMemory, e.g. lifecyclePlugin(). */
-export interface MemoryPlugin {
+export interface MemoryPlugin<TConfig = unknown> {
   name: string;
-  beforeOpen?(ctx: PluginContext): Promise<void>;
-  afterOpen?(memory: Memory, ctx: PluginContext): Promise<void>;
-  beforeClose?(memory: Memory, ctx: PluginContext): Promise<void>;
+  beforeOpen?(ctx: PluginContext<TConfig>): Promise<void>;
+  afterOpen?(memory: Memory, ctx: PluginContext<TConfig>): Promise<void>;
+  beforeClose?(memory: Memory, ctx: PluginContext<TConfig>): Promise<void>;
 }

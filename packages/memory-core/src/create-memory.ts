@@ -1,19 +1,18 @@
 import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type {
-  EmbeddingProvider,
-  Logger,
-  Memory,
-  MemoryPlugin,
-  PluginContext,
-  TextGenerator,
-} from "@claw/memory-api";
+import type { EmbeddingProvider, Logger, Memory, TextGenerator } from "@claw/memory-api";
 import { isMemoryError, MemoryError, silentLogger } from "@claw/memory-api";
 import type { MemoryConfigInput } from "./config/config-schema.js";
 import { resolveConfig } from "./config/resolve-config.js";
 import { type ModuleImporter, resolveEmbeddingProvider } from "./embedding/resolve-provider.js";
-import { attachMemoryContext } from "./memory-context.js";
+import {
+  type ClawPlugin,
+  type ClawPluginContext,
+  type ConfiguredMemory,
+  type MemoryContext,
+  memoryContextOf,
+} from "./memory-context.js";
 import { NoneMemory } from "./none-memory.js";
 import { openPostgres, requirePostgresUrl } from "./open-postgres.js";
 import { SqliteMemory } from "./sqlite/sqlite-memory.js";
@@ -30,7 +29,7 @@ export interface CreateMemoryOptions {
   logger?: Logger;
   /** Throw instead of falling back to NoneMemory or keyword-only. */
   strict?: boolean;
-  plugins?: MemoryPlugin[];
+  plugins?: ClawPlugin[];
   /** How provider packages are loaded; apps pass `(s) => import(s)` so resolution starts from them. */
   importModule?: ModuleImporter;
 }
@@ -40,12 +39,13 @@ export interface CreateMemoryOptions {
  * through @claw/memory-postgres for `backend = "postgres"` (NoneMemory with a warning when it
  * cannot open, unless strict) — runs afterOpen, then the optional backfill.
  */
-export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory> {
+export async function createMemory(options: CreateMemoryOptions = {}): Promise<ConfiguredMemory> {
   const logger = options.logger ?? silentLogger;
   const workspaceDir = resolve(options.workspaceDir ?? join(homedir(), ".claw-memory"));
   const config = await resolveConfig(options.config, { workspaceDir, logger });
   const dbPath = join(workspaceDir, "brain.db");
-  const ctx: PluginContext = { workspaceDir, dbPath, config, logger };
+  const ctx: ClawPluginContext = { workspaceDir, dbPath, config, logger };
+  const context: MemoryContext = { config, workspaceDir, dbPath, generator: options.generator, logger };
   const plugins = options.plugins ?? [];
   const beforeClose = async (memory: Memory) => {
     for (const plugin of plugins) await plugin.beforeClose?.(memory, ctx);
@@ -55,9 +55,9 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
   if (config.memory.backend === "postgres") requirePostgresUrl(config);
   for (const plugin of plugins) await plugin.beforeOpen?.(ctx);
 
-  let memory: Memory;
+  let memory: ConfiguredMemory;
   if (config.memory.backend === "none") {
-    memory = new NoneMemory(undefined, beforeClose);
+    memory = new NoneMemory(undefined, beforeClose, context) as ConfiguredMemory;
   } else {
     let embeddings = options.embeddings;
     let embeddingUnavailableReason: string | undefined;
@@ -90,14 +90,16 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
         closeProvider: options.embeddings === undefined,
         logger,
         beforeClose,
+        context,
       };
-      memory = postgres
+      const opened = postgres
         ? await openPostgres(config, {
             ...common,
             embeddings: embeddings ?? null,
             importModule: options.importModule,
           })
         : SqliteMemory.open({ path: dbPath, ...common });
+      memory = withContext(opened, context);
     } catch (error) {
       // A provider this function created is released with the store it was made for.
       if (options.embeddings === undefined) await embeddings?.close?.();
@@ -105,11 +107,10 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
       const what = postgres ? "PostgreSQL could not be opened" : `SQLite could not open ${dbPath}`;
       const reason = `${what} (${(error as Error).message}): running without memory (NoneMemory)`;
       logger.warn(reason);
-      memory = new NoneMemory(reason, beforeClose);
+      memory = new NoneMemory(reason, beforeClose, context) as ConfiguredMemory;
     }
   }
 
-  attachMemoryContext(memory, { config, workspaceDir, dbPath, generator: options.generator, logger });
   for (const plugin of plugins) await plugin.afterOpen?.(memory, ctx);
   if (config.memory.backfillOnStartup) {
     if (config.memory.embeddingBatchApi && memory.name === "sqlite") {
@@ -144,4 +145,10 @@ function makeWorkspace(workspaceDir: string): void {
       },
     );
   }
+}
+
+/** The memory an engine opened, carrying `context` (given to an engine that did not take it). */
+function withContext(memory: Memory, context: MemoryContext): ConfiguredMemory {
+  if (memoryContextOf(memory) !== context) Object.defineProperty(memory, "context", { value: context });
+  return memory as ConfiguredMemory;
 }

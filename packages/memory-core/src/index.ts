@@ -48,7 +48,13 @@ export {
 export { validateEntries } from "./facade/entry-write.js";
 export type { EntryFilter, RecallRequest } from "./facade/memory-requests.js";
 export { writeFileAtomic } from "./fs/write-file-atomic.js";
-export { attachMemoryContext, type MemoryContext, memoryContextOf } from "./memory-context.js";
+export {
+  type ClawPlugin,
+  type ClawPluginContext,
+  type ConfiguredMemory,
+  type MemoryContext,
+  memoryContextOf,
+} from "./memory-context.js";
 export {
   type MigrateMemoryOptions,
   type MigrateMemoryReport,

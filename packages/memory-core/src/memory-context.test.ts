@@ -6,7 +6,7 @@ import { memoryContextOf } from "./memory-context.js";
 import { NoneMemory } from "./none-memory.js";
 import { tempDir } from "./sqlite/test-support/temp-memory.js";
 
-describe("memoryContextOf", () => {
+describe("memory.context and memoryContextOf", () => {
   it("returns what createMemory resolved, before plugins' afterOpen runs", async () => {
     const workspaceDir = tempDir();
     const generator: TextGenerator = { generate: async () => "{}" };
@@ -33,6 +33,28 @@ describe("memoryContextOf", () => {
     expect(context?.config.memory.conflictThreshold).toBe(0.75);
     expect(context?.generator).toBe(generator);
     expect(seenInPlugin).toBe(context);
+    // Explicit: the memory carries it, typed.
+    expect(memory.context).toBe(context);
+    expect(memory.context.config.memory.conflictThreshold).toBe(0.75);
+  });
+
+  it("gives plugins the typed config", async () => {
+    let threshold: number | undefined;
+    const memory = await createMemory({
+      workspaceDir: tempDir(),
+      embeddings: null,
+      config: { conflictThreshold: 0.6 },
+      plugins: [
+        {
+          name: "typed",
+          beforeOpen: async (ctx) => {
+            threshold = ctx.config.memory.conflictThreshold;
+          },
+        },
+      ],
+    });
+    onTestFinished(() => memory.close());
+    expect(threshold).toBe(0.6);
   });
 
   it("is undefined for a memory createMemory did not make", () => {

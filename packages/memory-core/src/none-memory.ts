@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Memory, MemoryEntry, MemoryStatus, StoreOptions } from "@claw/memory-api";
+import type { MemoryContext } from "./memory-context.js";
 import * as check from "./validate-input.js";
 
 /**
@@ -12,6 +13,8 @@ export class NoneMemory implements Memory {
   constructor(
     private readonly reason = 'memory is disabled (backend = "none")',
     private readonly beforeClose?: (memory: NoneMemory) => Promise<void>,
+    /** What createMemory knew when it made the memory (memoryContextOf). */
+    readonly context?: MemoryContext,
   ) {}
 
   async store(key: string, content: string, options: StoreOptions = {}): Promise<MemoryEntry> {

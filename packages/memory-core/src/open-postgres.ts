@@ -2,6 +2,7 @@ import type { EmbeddingProvider, Logger, Memory } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemoryConfig } from "./config/config-schema.js";
 import { importFromHere, type ModuleImporter } from "./embedding/resolve-provider.js";
+import type { MemoryContext } from "./memory-context.js";
 
 export const POSTGRES_PACKAGE = "@claw/memory-postgres";
 
@@ -17,6 +18,8 @@ export interface PostgresOpenOptions {
   closeProvider: boolean;
   logger: Logger;
   beforeClose: (memory: Memory) => Promise<void>;
+  /** What createMemory knew, exposed as `memory.context`. */
+  context?: MemoryContext;
 }
 
 /** `[postgres] url`, or INVALID_INPUT naming it. */

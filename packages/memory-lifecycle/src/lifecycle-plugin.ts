@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { Memory, MemoryPlugin, PluginContext } from "@claw/memory-api";
-import type { MemoryConfig } from "@claw/memory-core";
+import type { Memory } from "@claw/memory-api";
+import type { ClawPlugin, ClawPluginContext } from "@claw/memory-core";
 import { runHygiene } from "./hygiene/run-hygiene.js";
 import { exportSnapshot, hydrateFromSnapshot } from "./snapshot/snapshot.js";
 import { SNAPSHOT_FILE } from "./snapshot/snapshot-format.js";
@@ -26,17 +26,17 @@ export interface LifecyclePluginOptions {
  * (`auto_hydrate`, `hygiene_enabled`, `snapshot_enabled`) unless an option overrides it; a failing
  * step is logged and does not stop start-up.
  */
-export function lifecyclePlugin(options: LifecyclePluginOptions = {}): MemoryPlugin {
+export function lifecyclePlugin(options: LifecyclePluginOptions = {}): ClawPlugin {
   const freshDatabases = new Set<string>();
-  const enabled = (ctx: PluginContext) => {
-    const settings = (ctx.config as MemoryConfig).memory;
+  const enabled = (ctx: ClawPluginContext) => {
+    const settings = ctx.config.memory;
     return {
       hydrate: options.hydrate ?? settings.autoHydrate,
       hygiene: options.hygiene ?? settings.hygieneEnabled,
       snapshot: options.snapshot ?? settings.snapshotEnabled,
     };
   };
-  const step = async (ctx: PluginContext, name: string, run: () => Promise<unknown>) => {
+  const step = async (ctx: ClawPluginContext, name: string, run: () => Promise<unknown>) => {
     try {
       const result = await run();
       ctx.logger.debug(`lifecycle: ${name} done`, { result });
@@ -49,7 +49,7 @@ export function lifecyclePlugin(options: LifecyclePluginOptions = {}): MemoryPlu
     name: "lifecycle",
     async beforeOpen(ctx) {
       // Only a local brain.db can be "lost"; a shared PostgreSQL store is hydrated by hand if ever.
-      if ((ctx.config as MemoryConfig).memory.backend !== "sqlite") {
+      if (ctx.config.memory.backend !== "sqlite") {
         freshDatabases.delete(ctx.dbPath);
         return;
       }

@@ -95,7 +95,7 @@ export async function importCommand(ctx: CliContext, file: string | undefined, o
   const config = await ctx.loadConfig();
   const { validateEntries } = await import("@claw/memory-core");
   for (const { index, error } of validateEntries(entries, config.memory)) {
-    problems.push({ line: lines[index] as number, message: error.message.replace(/^entries\[\d+\]\.?/, "") });
+    problems.push({ line: lines[index] as number, message: error.message });
   }
   problems.sort((a, b) => a.line - b.line);
   for (const p of problems) ctx.deps.stderr.write(`line ${p.line}: ${p.message}\n`);

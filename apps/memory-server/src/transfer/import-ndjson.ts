@@ -76,8 +76,8 @@ export async function importNdjson(
     const bad = new Set<number>();
     for (const { index, error } of problems) {
       bad.add(index);
-      // "entries[3].content: …" → "content: …": the line number says which entry.
-      reject(chunk[index]!.line, error.code, error.message.replace(/^entries\[\d+\]\./, ""));
+      // The message names the field within the entry ("content: …"); the line says which entry.
+      reject(chunk[index]!.line, error.code, error.message);
     }
     const good = chunk.filter((_, index) => !bad.has(index)).map((p) => p.entry);
     report.accepted += good.length;

@@ -169,6 +169,14 @@ export const serverSettingsSchema = z.strictObject(
     rateLimitPerSecond: nonNegativeInteger().default(20),
     /** Threads answering recalls beside the one serving HTTP (SQLite only); 0 = recall on that one. */
     recallWorkers: integerBetween(0, 64).default(2),
+    /** A request's recall `limit` is capped at this (and at `memory.recall_limit_max`). */
+    recallLimitMax: integerBetween(1, 10_000).default(100),
+    /** A request's list `limit` is capped at this. */
+    listLimitMax: integerBetween(1, 10_000).default(1_000),
+    /** Entries validated and written per transaction while importing NDJSON. */
+    importChunkSize: integerBetween(1, 10_000).default(500),
+    /** Bad import lines reported in full (all are counted). */
+    importErrorsReported: integerBetween(0, 100_000).default(100),
     tokens: z.array(serverTokenSchema, expected("an array of [[server.tokens]] tables")).prefault([]),
   },
   expected("a table of server settings"),

@@ -77,6 +77,10 @@ describe("the seed 000 [memory] example", () => {
       rateLimitBurst: 100,
       rateLimitPerSecond: 20,
       recallWorkers: 2,
+      recallLimitMax: 100,
+      listLimitMax: 1000,
+      importChunkSize: 500,
+      importErrorsReported: 100,
       tokens: [],
     });
     expect(providers).toEqual({});

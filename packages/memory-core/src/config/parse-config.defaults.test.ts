@@ -56,6 +56,10 @@ describe("parseConfig defaults", () => {
       rateLimitBurst: 100,
       rateLimitPerSecond: 20,
       recallWorkers: 2,
+      recallLimitMax: 100,
+      listLimitMax: 1000,
+      importChunkSize: 500,
+      importErrorsReported: 100,
       tokens: [],
     });
     expect(config.providers).toEqual({});

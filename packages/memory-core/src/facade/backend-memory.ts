@@ -24,6 +24,7 @@ import type {
 } from "@claw/memory-api";
 import { MemoryError, silentLogger } from "@claw/memory-api";
 import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js";
+import type { MemoryContext } from "../memory-context.js";
 import * as check from "../validate-input.js";
 import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
 import { toEntryWrite } from "./entry-write.js";
@@ -54,6 +55,8 @@ export interface BackendMemoryOptions {
   closeProvider?: boolean;
   /** Run before the store is released (createMemory's plugin hooks). */
   beforeClose?: (memory: BackendMemory) => Promise<void>;
+  /** What createMemory knew when it made the memory, exposed as `memory.context`. */
+  context?: MemoryContext;
 }
 
 /** A Memory with every optional method (embed) implemented: what createBackendMemory returns. */
@@ -69,6 +72,7 @@ export function createBackendMemory(
 
 class MemoryFacade implements BackendMemory {
   readonly name: string;
+  readonly context?: MemoryContext;
   private readonly settings: MemorySettings;
   private readonly logger: Logger;
   private readonly now: () => Date;
@@ -84,6 +88,7 @@ class MemoryFacade implements BackendMemory {
     private readonly options: BackendMemoryOptions,
   ) {
     this.name = backend.name;
+    if (options.context !== undefined) this.context = options.context;
     this.settings = options.settings ?? DEFAULT_CONFIG.memory;
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? (() => new Date());

@@ -92,7 +92,9 @@ function sourceOf(value: unknown, field: string): EntryWrite["source"] {
 
 /**
  * Checks entries the way import() will, without writing anything: returns one error per invalid
- * entry (by index), so a caller can report every bad line of a file at once.
+ * entry (by index), so a caller can report every bad line of a file at once. Fields are named
+ * within the entry (`content`, `source.path`; `entry` when it is not an object): the index says
+ * which one.
  */
 export function validateEntries(
   entries: readonly unknown[],
@@ -103,7 +105,7 @@ export function validateEntries(
   const now = new Date();
   entries.forEach((entry, index) => {
     try {
-      toEntryWrite(entry as EntryInput, `entries[${index}]`, settings, now, () => "", true, dimensions);
+      toEntryWrite(entry as EntryInput, "", settings, now, () => "", true, dimensions);
     } catch (error) {
       if (!(error instanceof MemoryError)) throw error;
       problems.push({ index, error });

@@ -122,9 +122,9 @@ describe("validateEntries", () => {
       DEFAULT_CONFIG.memory,
     );
     expect(problems.map((p) => [p.index, p.error.field])).toEqual([
-      [1, "entries[1].key"],
-      [2, "entries[2]"],
-      [3, "entries[3].importance"],
+      [1, "key"],
+      [2, "entry"],
+      [3, "importance"],
     ]);
   });
 });
