@@ -43,6 +43,7 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from "./embedding
 export {
   type BackendMemory,
   type BackendMemoryOptions,
+  type BackendOpenOptions,
   createBackendMemory,
 } from "./facade/backend-memory.js";
 export { validateEntries } from "./facade/entry-write.js";

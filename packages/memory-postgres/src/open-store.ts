@@ -1,5 +1,9 @@
-import type { EmbeddingProvider, Logger } from "@claw/memory-api";
-import { EmbeddingWorker, type MemorySettings, type VectorRows, workerSettingsOf } from "@claw/memory-core";
+import {
+  type BackendOpenOptions,
+  EmbeddingWorker,
+  type VectorRows,
+  workerSettingsOf,
+} from "@claw/memory-core";
 import { bumpChanges } from "./db/change-stamp.js";
 import { migrate, withSchemaLock } from "./db/migrate.js";
 import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
@@ -15,16 +19,12 @@ import {
 } from "./embedding/vector-index.js";
 import { applyTextSearchConfig } from "./store/rebuild-fts.js";
 
-export interface OpenStoreOptions {
+export interface OpenStoreOptions extends BackendOpenOptions {
   url?: string;
   pool?: Pool;
   poolMax: number;
   schema: string;
   textSearchConfig: string;
-  settings: MemorySettings;
-  provider: EmbeddingProvider | null;
-  logger: Logger;
-  now: () => Date;
   /** Vectors were written by this server: recall caches must forget their results. */
   onVectorsWritten: () => void;
 }

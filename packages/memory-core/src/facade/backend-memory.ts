@@ -40,6 +40,15 @@ import {
 } from "./read-requests.js";
 import { importInputOf, refsOf } from "./write-requests.js";
 
+/** What every backend is opened with, resolved from BackendMemoryOptions' defaults. */
+export interface BackendOpenOptions {
+  settings: MemorySettings;
+  /** null = keyword-only. */
+  provider: EmbeddingProvider | null;
+  logger: Logger;
+  now: () => Date;
+}
+
 /** What every engine's open() takes besides where its store is (SqliteMemoryOptions, PostgresMemoryOptions). */
 export interface BackendMemoryOptions {
   /** The `[memory]` settings; defaults for anything not given. */

@@ -1,11 +1,11 @@
 // SQLite as a MemoryBackend: one file with FTS5, sqlite-vec (or vectors compared in JavaScript)
 // and core's embedding worker over its rows. Each call runs under the storage guard: SQLite failures surface as
 // STORAGE, and a call after close() as UNAVAILABLE.
-import type { EmbeddingProvider, Logger, MemoryBackend } from "@claw/memory-api";
+import type { MemoryBackend } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
-import type { MemorySettings } from "../config/config-schema.js";
 import { createBackendEmbedder } from "../embedding/backend-embedder.js";
 import { EmbeddingWorker, workerSettingsOf } from "../embedding/embedding-worker.js";
+import type { BackendOpenOptions } from "../facade/backend-memory.js";
 import { openStore } from "./open-store.js";
 import type { RankRow } from "./reads/entry-row.js";
 import { rowToEntry } from "./reads/entry-row.js";
@@ -20,14 +20,9 @@ import { createEmbeddingCache } from "./vectors/embedding-cache.js";
 import { sqliteVectorRows } from "./vectors/vector-rows.js";
 import { createEntryWriter } from "./writes/write-transactions.js";
 
-export interface SqliteBackendOptions {
+export interface SqliteBackendOptions extends BackendOpenOptions {
   /** The database file (`brain.db` in a workspace), or ":memory:". */
   path: string;
-  settings: MemorySettings;
-  /** null = keyword-only. */
-  provider: EmbeddingProvider | null;
-  logger: Logger;
-  now: () => Date;
   newId: () => string;
   /** false = do not load sqlite-vec (vectors compared in JavaScript). */
   loadVectorExtension: boolean;
