@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { registerAuthHook } from "./auth/auth-hook.js";
 import { type ServerToken, TokenVerifier } from "./auth/bearer-auth.js";
 import { RateLimiter } from "./auth/rate-limit.js";
-import { registerErrorHandling } from "./errors/error-handler.js";
+import { registerErrorHandling, sendApiError } from "./errors/error-handler.js";
+import { toApiError } from "./errors/error-mapping.js";
 import "./fastify-types.js";
 import { registerGracefulClose } from "./graceful-close.js";
 import { registerMcpRoute } from "./mcp/mcp-route.js";
@@ -21,6 +22,8 @@ import { registerMemoryRoutes } from "./routes/memory-routes.js";
 import { registerTransferRoutes } from "./routes/transfer-routes.js";
 import { resolveLimits, type ServerContext, type ServerLimits } from "./server-context.js";
 import { SERVER_VERSION } from "./server-version.js";
+import { registerJsonBodyParser } from "./validation/json-body-parser.js";
+import { createValidatorCompiler } from "./validation/validator-compiler.js";
 
 export interface BuildServerDeps {
   memory: Memory;
@@ -39,6 +42,9 @@ export interface BuildServerDeps {
   /** Answers POST /v1/recall (startServer passes its recall workers'); default `memory.recall`. */
   recall?: Memory["recall"];
 }
+
+/** The longest path parameter: a 4096-byte key with every byte percent-encoded. */
+export const MAX_PARAM_LENGTH = 3 * 4096;
 
 export function buildServer(deps: BuildServerDeps): FastifyInstance {
   const logger = deps.logger ?? silentLogger;
@@ -62,16 +68,16 @@ export function buildServer(deps: BuildServerDeps): FastifyInstance {
     // In-flight requests finish on close; idle keep-alive sockets do not hold the shutdown up.
     forceCloseConnections: "idle",
     return503OnClosing: true,
-    ajv: {
-      customOptions: {
-        // Unknown fields are refused (a typo must not silently store into "default"), not dropped.
-        removeAdditional: false,
-        coerceTypes: "array",
-        useDefaults: true,
-        allErrors: false,
-      },
+    // Keys (4096 bytes), session ids (1024) and namespaces (256) stay addressable by URL even
+    // when every byte is percent-encoded (3 characters each).
+    maxParamLength: MAX_PARAM_LENGTH,
+    // A URL that cannot be decoded answers in the API's error shape too.
+    frameworkErrors: (error, _request, reply) => {
+      void sendApiError(reply, toApiError(error));
     },
   });
+  app.setValidatorCompiler(createValidatorCompiler());
+  registerJsonBodyParser(app);
 
   registerGracefulClose(app);
   const collector = routeCollector();

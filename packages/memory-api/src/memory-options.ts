@@ -17,7 +17,9 @@ export interface RecallOptions {
   /** Default "default"; "*" = every namespace the caller may read. */
   namespace?: string;
   sessionId?: string;
+  /** Updated at or after: an RFC 3339 timestamp, a day ("2026-11-01"), an age ("7d", "12h", "30m", "2w", "1y") or a Date. */
   since?: string | Date;
+  /** Updated before; the same forms as `since`. */
   until?: string | Date;
   categories?: MemoryCategory[];
   mode?: SearchMode;
@@ -44,7 +46,9 @@ export interface ExportFilter {
   namespace?: string;
   category?: MemoryCategory;
   sessionId?: string;
+  /** Updated at or after: an RFC 3339 timestamp, a day ("2026-11-01"), an age ("7d", "12h", "30m", "2w", "1y") or a Date. */
   since?: string | Date;
+  /** Updated before; the same forms as `since`. */
   until?: string | Date;
   includeEmbeddings?: boolean;
 }

@@ -18,6 +18,7 @@ export class NoneMemory implements Memory {
   ) {}
 
   async store(key: string, content: string, options: StoreOptions = {}): Promise<MemoryEntry> {
+    check.optionsOf(options, "options");
     check.requireText(key, "key", 4096);
     check.requireText(content, "content");
     const now = new Date().toISOString();

@@ -9,6 +9,11 @@ export function requireText(value: unknown, field: string, maxBytes?: number): s
     throw MemoryError.invalidInput(field, `expected a string, got ${describe(value)}`);
   }
   if (value.trim() === "") throw MemoryError.invalidInput(field, "must not be empty");
+  const lone = loneSurrogateAt(value);
+  if (lone >= 0) {
+    // Stored as UTF-8 it would come back altered, and the entry could not be found by it again.
+    throw MemoryError.invalidInput(field, `is not well-formed Unicode (a lone surrogate at index ${lone})`);
+  }
   if (maxBytes !== undefined) {
     const bytes = Buffer.byteLength(value, "utf8");
     if (bytes > maxBytes) {
@@ -95,6 +100,28 @@ export function optionalBoolean(value: unknown, field: string): boolean | undefi
   if (typeof value !== "boolean")
     throw MemoryError.invalidInput(field, `expected a boolean, got ${describe(value)}`);
   return value;
+}
+
+/** The options argument of a Memory method: absent = {}; anything but a plain object is refused. */
+export function optionsOf<T extends object>(value: T | undefined, field = "options"): T {
+  if (value === undefined) return {} as T;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw MemoryError.invalidInput(field, `expected an object, got ${describe(value)}`);
+  }
+  return value;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The index of the first unpaired UTF-16 surrogate in `text`, or -1 when it is well formed. */
+export function loneSurrogateAt(text: string): number {
+  const match = LONE_SURROGATE.exec(text);
+  return match === null ? -1 : match.index;
+}
+
+/** `text` with every unpaired surrogate replaced by U+FFFD (what String#toWellFormed does). */
+export function wellFormed(text: string): string {
+  return loneSurrogateAt(text) < 0 ? text : text.replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD");
 }
 
 function describe(value: unknown): string {

@@ -1,3 +1,4 @@
+export { parseTimeBound } from "@claw/memory-core";
 export { createWorkspaceIndex } from "./create-workspace-index.js";
 export { MAX_READ_BYTES } from "./files/read-memory-file.js";
 export { CATEGORY_NOTE, classifyPath, dateOfName } from "./files/workspace-paths.js";
@@ -26,7 +27,6 @@ export {
   type RetainParse,
 } from "./retain/retain-parser.js";
 export { SNIPPET_MAX_CHARS } from "./search/snippet.js";
-export { parseTimeBound } from "./search/time-bound.js";
 export { DEFAULT_SEARCH_LIMIT } from "./search/workspace-search.js";
 export {
   chunkKey,

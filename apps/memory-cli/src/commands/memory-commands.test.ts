@@ -104,7 +104,7 @@ describe("store / get / recall / list / forget / purge", () => {
     expect(limit.stderr).toContain("--limit expects an integer ≥ 1");
     const since = await runInProcess(["-w", ws, "recall", "x", "--since", "last tuesday"]);
     expect(since.code).toBe(2);
-    expect(since.stderr).toContain("--since expects a date");
+    expect(since.stderr).toContain("--since: expected an age");
     const mode = await runInProcess(["-w", ws, "recall", "x", "--mode", "magic"]);
     expect(mode.code).toBe(2);
     const importance = await runInProcess(["-w", ws, "store", "k", "v", "--importance", "2"]);

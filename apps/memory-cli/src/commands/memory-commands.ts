@@ -85,12 +85,12 @@ export async function recallCommand(ctx: CliContext, query: string, opts: Recall
     mode: opts.mode as SearchMode | undefined,
     namespace: opts.namespace,
     sessionId: opts.session,
-    since: timeOption(opts.since, "--since", now),
-    until: timeOption(opts.until, "--until", now),
+    since: await timeOption(opts.since, "--since", now),
+    until: await timeOption(opts.until, "--until", now),
     categories: listOption(opts.category) as MemoryCategory[] | undefined,
     minScore: numberOption(opts.minScore, "--min-score"),
     includeSuperseded: opts.includeSuperseded,
-    now: timeOption(opts.asOf, "--as-of", now),
+    now: await timeOption(opts.asOf, "--as-of", now),
   };
   const memory = await ctx.memory(opts.mode === "bm25" ? "none" : "resolve");
   const hits = await memory.recall(query, request);

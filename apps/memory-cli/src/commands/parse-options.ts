@@ -17,30 +17,24 @@ export function numberOption(value: string | undefined, name: string): number | 
   return n;
 }
 
-const RELATIVE = /^(\d+)\s*(m|h|d|w|y)$/;
-const UNIT_MS: Record<string, number> = {
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-  y: 31_536_000_000,
-};
-
-/** `--since 30d`, `--since 2026-11-01`: a relative age ("30d", "12h") or a date/time. */
-export function timeOption(value: string | undefined, name: string, now: Date): string | undefined {
+/**
+ * `--since 30d`, `--since 2026-11-01`: an age ("30m", "12h", "7d", "2w", "1y"), a day or a
+ * timestamp, read by the parser every interface uses (memory-core's parseTimeBound, loaded when
+ * needed so that the CLI starts fast); a bad value is a usage error naming the option.
+ */
+export async function timeOption(
+  value: string | undefined,
+  name: string,
+  now: Date,
+): Promise<string | undefined> {
   if (value === undefined) return undefined;
-  const relative = RELATIVE.exec(value.trim());
-  if (relative !== null) {
-    return new Date(
-      now.getTime() - Number(relative[1]) * (UNIT_MS[relative[2] as string] as number),
-    ).toISOString();
+  const { parseTimeBound } = await import("@claw/memory-core");
+  try {
+    return parseTimeBound(value, now, name);
+  } catch (error) {
+    // The message names the option: "--since: expected an age (…), got …".
+    throw new UsageError((error as Error).message);
   }
-  const time = Date.parse(value);
-  if (Number.isNaN(time))
-    throw new UsageError(
-      `${name} expects a date (2026-11-01) or an age (30d, 12h), got ${JSON.stringify(value)}`,
-    );
-  return new Date(time).toISOString();
 }
 
 /** `--category core,daily` or a repeated `--category`: the list, or undefined. */

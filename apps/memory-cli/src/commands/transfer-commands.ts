@@ -27,8 +27,8 @@ export async function exportCommand(ctx: CliContext, opts: ExportOptions) {
     namespace: opts.namespace,
     category: opts.category,
     sessionId: opts.session,
-    since: timeOption(opts.since, "--since", now),
-    until: timeOption(opts.until, "--until", now),
+    since: await timeOption(opts.since, "--since", now),
+    until: await timeOption(opts.until, "--until", now),
     includeEmbeddings: opts.embeddings === true,
   };
   let exported = 0;

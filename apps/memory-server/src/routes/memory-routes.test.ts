@@ -174,7 +174,8 @@ describe("entry routes", () => {
     });
     expect(errorOf(badDate)).toEqual({
       code: "INVALID_INPUT",
-      message: 'since: must match format "date-time"',
+      message:
+        'since: expected an age ("7d", "12h", "2w"), a date (2026-11-01) or an RFC 3339 timestamp, got "last tuesday"',
     });
     expect(await memory.count({ namespace: "*" })).toBe(0);
   });

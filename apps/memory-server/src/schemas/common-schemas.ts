@@ -22,6 +22,13 @@ export const CategorySchema = Type.String({
   description: "core, daily, conversation or a custom category.",
 });
 export const TimestampSchema = Type.String({ format: "date-time", description: "RFC 3339." });
+/** since/until, parsed by the library as every interface parses them (parseTimeBound). */
+export const TimeBoundSchema = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description:
+    'An RFC 3339 timestamp, a day ("2026-11-01") or an age before now ("7d", "12h", "30m", "2w", "1y").',
+});
 
 export const SourceSchema = Type.Object({
   path: Type.String(),
@@ -62,8 +69,12 @@ export const NamespaceQuerySchema = Type.Object(
 
 export const EmptyBodySchema = Type.Object({}, { additionalProperties: false });
 
-/** Error statuses every authenticated route can answer with. */
-const COMMON_ERRORS = [400, 401, 403, 429, 500, 503] as const;
+/**
+ * Error statuses every authenticated route can answer with: bad input, auth, a conflicting write
+ * (409), rate limit, a bug, the provider failing (502: hybrid recall, synchronous embedding), the
+ * store unavailable, a timeout.
+ */
+const COMMON_ERRORS = [400, 401, 403, 409, 429, 500, 502, 503, 504] as const;
 type CommonError = (typeof COMMON_ERRORS)[number];
 type ErrorResponses<S extends number> = { [K in S]: typeof ErrorSchema };
 

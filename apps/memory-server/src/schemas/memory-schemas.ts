@@ -7,6 +7,7 @@ import {
   NamespaceQuerySchema,
   NamespaceSchema,
   NamespaceSelectionSchema,
+  TimeBoundSchema,
   TimestampSchema,
   withErrors,
 } from "./common-schemas.js";
@@ -89,8 +90,8 @@ export const recallSchema = {
       limit: Type.Optional(Type.Integer({ minimum: 1, description: "Default 5; capped by the server." })),
       namespace: Type.Optional(NamespaceSelectionSchema),
       sessionId: Type.Optional(Type.String({ minLength: 1 })),
-      since: Type.Optional(TimestampSchema),
-      until: Type.Optional(TimestampSchema),
+      since: Type.Optional(TimeBoundSchema),
+      until: Type.Optional(TimeBoundSchema),
       categories: Type.Optional(Type.Array(CategorySchema, { maxItems: 64 })),
       mode: Type.Optional(
         Type.Union([Type.Literal("hybrid"), Type.Literal("embedding"), Type.Literal("bm25")]),

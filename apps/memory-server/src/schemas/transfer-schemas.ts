@@ -5,7 +5,7 @@ import {
   EntrySchema,
   NamespaceSchema,
   NamespaceSelectionSchema,
-  TimestampSchema,
+  TimeBoundSchema,
   withErrors,
 } from "./common-schemas.js";
 
@@ -23,8 +23,8 @@ export const exportSchema = {
       namespace: Type.Optional(NamespaceSelectionSchema),
       category: Type.Optional(CategorySchema),
       sessionId: Type.Optional(Type.String({ minLength: 1 })),
-      since: Type.Optional(TimestampSchema),
-      until: Type.Optional(TimestampSchema),
+      since: Type.Optional(TimeBoundSchema),
+      until: Type.Optional(TimeBoundSchema),
       includeEmbeddings: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },

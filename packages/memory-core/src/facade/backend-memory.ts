@@ -38,6 +38,7 @@ import {
   recallRequestOf,
   topCoreRequestOf,
 } from "./read-requests.js";
+import { checkFilter, checkWrite, storable, storableRefs } from "./storable-text.js";
 import { importInputOf, refsOf } from "./write-requests.js";
 
 /** What every backend is opened with, resolved from BackendMemoryOptions' defaults. */
@@ -112,6 +113,7 @@ class MemoryFacade implements BackendMemory {
   }
 
   async store(key: string, content: string, options: StoreOptions = {}): Promise<MemoryEntry> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     const write = toEntryWrite(
       { key, content, ...options },
@@ -121,7 +123,7 @@ class MemoryFacade implements BackendMemory {
       this.newId,
       false,
     );
-    this.checkWrite(write, "");
+    checkWrite(this.backend, write, "");
     const [written] = await this.backend.write([write], []);
     await this.afterWrite(true);
     if (written === undefined) throw new MemoryError("STORAGE", "the store wrote nothing");
@@ -130,32 +132,36 @@ class MemoryFacade implements BackendMemory {
   }
 
   async get(key: string, options: NamespaceOption = {}): Promise<MemoryEntry | null> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     const ref = entryRefOf(key, options);
-    if (!this.storable(ref.namespace, ref.key)) return null;
+    if (!storable(this.backend, ref.namespace, ref.key)) return null;
     return this.backend.get(ref.namespace, ref.key);
   }
 
   async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     options.signal?.throwIfAborted();
-    const request = recallRequestOf(query, options, this.settings);
+    const request = recallRequestOf(query, options, this.settings, this.now());
     checkSearchMode(request.mode);
-    this.checkFilter(request.filter);
+    checkFilter(this.backend, request.filter);
     return this.recaller.recall(request);
   }
 
   async list(options: ListOptions = {}): Promise<MemoryEntry[]> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     const { filter, limit, offset } = listRequestOf(options);
-    this.checkFilter(filter);
+    checkFilter(this.backend, filter);
     return this.backend.list(filter, limit, offset);
   }
 
   async forget(key: string, options: NamespaceOption = {}): Promise<boolean> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     const ref = entryRefOf(key, options);
-    if (!this.storable(ref.namespace, ref.key)) return false;
+    if (!storable(this.backend, ref.namespace, ref.key)) return false;
     const removed = await this.backend.deleteRefs([[ref.namespace, ref.key]]);
     await this.afterWrite(removed > 0);
     return removed > 0;
@@ -163,7 +169,7 @@ class MemoryFacade implements BackendMemory {
 
   async forgetMany(refs: Iterable<EntryRef>): Promise<number> {
     this.assertOpen();
-    const pairs = this.storableRefs(refsOf(refs, "refs"));
+    const pairs = storableRefs(this.backend, refsOf(refs, "refs"));
     if (pairs.length === 0) return 0;
     const removed = await this.backend.deleteRefs(pairs);
     await this.afterWrite(removed > 0);
@@ -171,6 +177,7 @@ class MemoryFacade implements BackendMemory {
   }
 
   async embed(texts: readonly string[], options: EmbedTextsOptions = {}): Promise<Float32Array[] | null> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string"))
       throw MemoryError.invalidInput("texts", "expected an array of strings");
@@ -198,23 +205,26 @@ class MemoryFacade implements BackendMemory {
   }
 
   async count(options: { namespace?: string; category?: MemoryCategory } = {}): Promise<number> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     const { namespace, category } = countRequestOf(options);
-    this.checkFilter({ namespace, categories: category === undefined ? undefined : [category] });
+    checkFilter(this.backend, { namespace, categories: category === undefined ? undefined : [category] });
     return this.backend.count(namespace, category);
   }
 
   async export(filter: ExportFilter = {}): Promise<MemoryEntry[]> {
+    check.optionsOf(filter, "filter");
     this.assertOpen();
-    const { where, withEmbeddings } = exportFilterOf(filter);
-    this.checkFilter(where);
+    const { where, withEmbeddings } = exportFilterOf(filter, this.now());
+    checkFilter(this.backend, where);
     return this.backend.exportAll(where, withEmbeddings);
   }
 
   exportStream(filter: ExportFilter = {}): AsyncIterable<MemoryEntry> {
+    check.optionsOf(filter, "filter");
     this.assertOpen();
-    const { where, withEmbeddings } = exportFilterOf(filter);
-    this.checkFilter(where);
+    const { where, withEmbeddings } = exportFilterOf(filter, this.now());
+    checkFilter(this.backend, where);
     return exportPages(
       (afterRid, limit) => {
         this.assertOpen();
@@ -228,6 +238,7 @@ class MemoryFacade implements BackendMemory {
     entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>,
     options: ImportOptions = {},
   ): Promise<number> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     // Everything is validated before anything is written, so bad input changes nothing.
     const { writes, removals } = await importInputOf(entries, options, {
@@ -235,9 +246,9 @@ class MemoryFacade implements BackendMemory {
       now: this.now,
       newId: this.newId,
       dimensions: () => this.backend.embedder?.provider.dimensions,
-      checkEntry: (write, field) => this.checkWrite(write, field),
+      checkEntry: (write, field) => checkWrite(this.backend, write, field),
       // Refs the backend cannot hold name nothing stored: they are dropped, not refused.
-      refsOf: (refs, field) => this.storableRefs(refsOf(refs, field)),
+      refsOf: (refs, field) => storableRefs(this.backend, refsOf(refs, field)),
     });
     const written = await this.backend.write(writes, removals);
     await this.afterWrite(written.length > 0 || removals.length > 0);
@@ -246,6 +257,7 @@ class MemoryFacade implements BackendMemory {
   }
 
   async topCoreMemories(limit: number, options: NamespaceOption = {}): Promise<MemoryEntry[]> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     const request = topCoreRequestOf(limit, options, this.settings);
     this.backend.checkText?.(request.namespace, "namespace");
@@ -274,6 +286,7 @@ class MemoryFacade implements BackendMemory {
   }
 
   async reindex(options: ProgressOptions = {}): Promise<number> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     await this.flush();
     const total = await this.backend.rebuildKeywordIndex();
@@ -289,6 +302,7 @@ class MemoryFacade implements BackendMemory {
   }
 
   async backfillEmbeddings(batchSize = 64, options: ProgressOptions = {}): Promise<number> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     const size = check.limitOf(batchSize, "batchSize", 64, 4096);
     const embedder = this.backend.embedder;
@@ -339,48 +353,6 @@ class MemoryFacade implements BackendMemory {
         error: (error as Error).message,
       });
     }
-  }
-
-  /** The text fields of a validated entry the backend must be able to hold. */
-  private checkWrite(write: Parameters<MemoryBackend["write"]>[0][number], prefix: string): void {
-    const checkText = this.backend.checkText;
-    if (checkText === undefined) return;
-    const field = (name: string) => (prefix === "" ? name : `${prefix}.${name}`);
-    checkText(write.key, field("key"));
-    checkText(write.content, field("content"));
-    checkText(write.category, field("category"));
-    checkText(write.namespace, field("namespace"));
-    checkText(write.sessionId, field("sessionId"));
-    checkText(write.supersededBy, field("supersededBy"));
-    checkText(write.id, field("id"));
-    checkText(write.source?.path, field("source.path"));
-    checkText(write.context, field("context"));
-  }
-
-  /** Filters are compared with stored text: one the backend cannot hold is refused. */
-  private checkFilter(filter: EntryFilter): void {
-    const checkText = this.backend.checkText;
-    if (checkText === undefined) return;
-    checkText(filter.namespace, "namespace");
-    checkText(filter.sessionId, "sessionId");
-    for (const [i, category] of (filter.categories ?? []).entries()) checkText(category, `categories[${i}]`);
-  }
-
-  /** Whether the backend could hold this pair (a pair it cannot names no stored entry). */
-  private storable(namespace: string, key: string): boolean {
-    const checkText = this.backend.checkText;
-    if (checkText === undefined) return true;
-    try {
-      checkText(namespace, "namespace");
-      checkText(key, "key");
-      return true;
-    } catch {
-      return false; // refused text is simply not there
-    }
-  }
-
-  private storableRefs(pairs: [string, string][]): [string, string][] {
-    return pairs.filter(([namespace, key]) => this.storable(namespace, key));
   }
 
   private warnOnce(reason: string, data?: Record<string, unknown>): void {

@@ -10,6 +10,7 @@ import type {
 } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
+import { parseTimeBound } from "../text/time-bound.js";
 import * as check from "../validate-input.js";
 import type { EntryFilter, RecallRequest } from "./memory-requests.js";
 
@@ -20,22 +21,26 @@ const MAX_QUERY_LENGTH = 65_536;
 export function filterOf(
   options: Omit<RecallOptions, "limit" | "mode"> & { includeSuperseded?: boolean },
   allowAll: boolean,
+  now: Date,
 ): EntryFilter {
   return {
     namespace: check.namespaceOf(options.namespace, "namespace", allowAll),
     sessionId: check.optionalText(options.sessionId, "sessionId"),
-    since: check.dateOf(options.since, "since"),
-    until: check.dateOf(options.until, "until"),
+    since: parseTimeBound(options.since, now, "since"),
+    until: parseTimeBound(options.until, now, "until"),
     categories: check.categoriesOf(options.categories, "categories"),
     includeSuperseded: check.optionalBoolean(options.includeSuperseded, "includeSuperseded") ?? false,
   };
 }
 
 /** export() and exportStream(): every namespace and superseded entries unless narrowed. */
-export function exportFilterOf(filter: ExportFilter): { where: EntryFilter; withEmbeddings: boolean } {
+export function exportFilterOf(
+  filter: ExportFilter,
+  now: Date,
+): { where: EntryFilter; withEmbeddings: boolean } {
   return {
     where: {
-      ...filterOf({ ...filter, namespace: filter.namespace ?? "*", includeSuperseded: true }, true),
+      ...filterOf({ ...filter, namespace: filter.namespace ?? "*", includeSuperseded: true }, true, now),
       // ExportFilter has one `category`; filterOf reads RecallOptions' `categories`.
       categories: filter.category === undefined ? undefined : [check.categoryOf(filter.category, "category")],
     },
@@ -48,13 +53,19 @@ export function recallRequestOf(
   query: string,
   options: RecallOptions,
   settings: MemorySettings,
+  now: Date,
 ): RecallRequest {
   if (typeof query !== "string") throw MemoryError.invalidInput("query", "expected a string");
   return {
-    query: query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query,
+    // A query only reads: a lone surrogate (a string cut inside an emoji, say) is replaced, not refused.
+    query: check.wellFormed(query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query),
     limit: check.limitOf(options.limit, "limit", 5, settings.recallLimitMax),
     mode: options.mode ?? settings.searchMode,
-    filter: filterOf(options, true),
+    filter: filterOf(
+      options,
+      true,
+      options.now === undefined ? now : (check.instantOf(options.now, "now") as Date),
+    ),
     minScore: check.optionalNumber(options.minScore, "minScore"),
     withEmbeddings: check.optionalBoolean(options.withEmbeddings, "withEmbeddings") ?? false,
     signal: options.signal,

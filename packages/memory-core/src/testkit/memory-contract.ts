@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import type { MemoryContractHarness } from "./contract-harness.js";
+import { describeHostileInputContract } from "./contract-hostile-input.js";
 import { describeImportExportContract } from "./contract-import-export.js";
 import { describeLifecycleContract } from "./contract-lifecycle.js";
 import { describeRecallContract } from "./contract-recall.js";
@@ -19,5 +20,6 @@ export function describeMemoryContract(harness: MemoryContractHarness): void {
     describeImportExportContract(harness);
     describeVectorContract(harness);
     describeLifecycleContract(harness);
+    describeHostileInputContract(harness);
   });
 }

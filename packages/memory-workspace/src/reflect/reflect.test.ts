@@ -159,7 +159,8 @@ describe("reflect", () => {
     const { index } = await setUp();
     await expect(index.reflect({ since: "last tuesday" })).rejects.toMatchObject({
       code: "INVALID_INPUT",
-      message: 'since: expected "30d", "12h", "2w", a date or a timestamp, got "last tuesday"',
+      message:
+        'since: expected an age ("7d", "12h", "2w"), a date (2026-11-01) or an RFC 3339 timestamp, got "last tuesday"',
     });
   });
 });

@@ -1,12 +1,13 @@
 // memory_search: recall over file chunks, facts and stored entries, as hits with their sources.
+
 import type { Memory, MemoryEntry, RecallOptions } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
+import { parseTimeBound } from "@claw/memory-core";
 import { comparisonKey, type EntityAliases, NO_ALIASES } from "../retain/entity-aliases.js";
 import { entityKey, FACT_CATEGORY, FACT_KINDS, mentionsOf, parseFactContent } from "../retain/fact-format.js";
 import { FACT_KEY_PREFIX, FILE_KEY_PREFIX, SESSION_KEY_PREFIX } from "../sync/entry-keys.js";
 import type { HitOrigin, SearchHit, WorkspaceSearchOptions } from "../workspace-types.js";
 import { snippetOf } from "./snippet.js";
-import { parseTimeBound } from "./time-bound.js";
 
 export const DEFAULT_SEARCH_LIMIT = 5;
 /** With an entity or kind filter, recall fetches this many times the limit and filters after. */
