@@ -46,6 +46,12 @@ export interface SyncReport {
   reconciled: boolean;
   /** Files that could not be read; their previous entries are kept. */
   errors: Array<{ path: string; message: string }>;
+  /**
+   * Memory files refused for where their links lead (the config, a dotfile, a file that is not a
+   * memory file, anything outside the workspace): never read, never indexed, and whatever an
+   * earlier sync indexed from them is removed.
+   */
+  refused: Array<{ path: string; reason: string }>;
   durationMs: number;
 }
 

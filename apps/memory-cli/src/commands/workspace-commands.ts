@@ -27,7 +27,8 @@ function syncSummary(report: SyncReport): string {
     report.removed > 0 ? `${report.removed} removed` : "",
   ].filter((s) => s !== "");
   const errors = report.errors.map((e) => `\n  ${e.path}: ${e.message}`).join("");
-  return `synced ${report.files} files (${changed.join(", ") || "no changes"}; ${report.unchanged} unchanged) in ${Math.round(report.durationMs)} ms${errors}`;
+  const refused = report.refused.map((r) => `\n  refused ${r.path}: ${r.reason}`).join("");
+  return `synced ${report.files} files (${changed.join(", ") || "no changes"}; ${report.unchanged} unchanged) in ${Math.round(report.durationMs)} ms${errors}${refused}`;
 }
 
 export async function syncCommand(ctx: CliContext, opts: { full?: boolean; namespace?: string }) {

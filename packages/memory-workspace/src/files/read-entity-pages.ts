@@ -4,7 +4,7 @@ import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "@claw/memory-api";
 import { MAX_READ_BYTES } from "./read-memory-file.js";
-import { isInsideReal } from "./real-path.js";
+import { isInsideReal, linkRefusal } from "./real-path.js";
 import { ENTITIES_DIR } from "./workspace-paths.js";
 
 export interface EntityPageFile {
@@ -42,7 +42,7 @@ export async function readEntityPages(workspaceDir: string, logger: Logger): Pro
     const path = `${ENTITIES_DIR}/${name}`;
     const absPath = join(dirAbs, name);
     try {
-      if (!(await isInsideReal(realRoot, absPath))) continue;
+      if ((await linkRefusal(realRoot, absPath, [])) !== undefined) continue;
       const info = await stat(absPath);
       if (!info.isFile() || info.size > MAX_READ_BYTES) continue;
       pages.push({ path, text: await readFile(absPath, "utf8") });

@@ -138,10 +138,35 @@ describe("read (memory_get)", () => {
     ]) {
       expect(await refusal(readMemoryFile(dir, [], path))).toEqual({
         code: "FORBIDDEN",
-        message: `path: ${path} is a symbolic link leading out of the workspace`,
+        message: `path: ${path} is refused: it is a link leading out of the workspace`,
       });
     }
     expect((await readMemoryFile(dir, [], "memory/inside.md")).text).toContain("# Memory");
+  });
+
+  it("refuses links to the config, dotfiles and other files of the workspace (they may hold secrets)", async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, "claw-memory.toml"), '[[server.tokens]]\ntoken = "sk-admin-secret"\n');
+    writeFileSync(join(dir, ".env.md"), "OPENAI_API_KEY=sk-secret\n");
+    writeFileSync(join(dir, "README.md"), "# not a memory file\n");
+    mkdirSync(join(dir, ".private"), { recursive: true });
+    writeFileSync(join(dir, ".private/notes.md"), "hidden\n");
+    symlinkSync(join(dir, "claw-memory.toml"), join(dir, "memory/notes.md"));
+    symlinkSync(join(dir, ".env.md"), join(dir, "memory/env.md"));
+    symlinkSync(join(dir, "README.md"), join(dir, "memory/readme.md"));
+    symlinkSync(join(dir, ".private"), join(dir, "memory/private"));
+    const cases: Array<[string, string]> = [
+      ["memory/notes.md", "it is a link to claw-memory.toml, which is not a memory file"],
+      ["memory/env.md", "it is a link to a hidden file (.env.md)"],
+      ["memory/readme.md", "it is a link to README.md, which is not a memory file"],
+      ["memory/private/notes.md", "it is a link to a hidden file (.private/notes.md)"],
+    ];
+    for (const [path, reason] of cases) {
+      expect(await refusal(readMemoryFile(dir, [], path))).toEqual({
+        code: "FORBIDDEN",
+        message: `path: ${path} is refused: ${reason}`,
+      });
+    }
   });
 
   it("refuses empty paths, folders and bad line numbers, naming the field", async () => {

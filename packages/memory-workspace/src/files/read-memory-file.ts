@@ -3,7 +3,7 @@ import { readFile, realpath } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { MemoryError } from "@claw/memory-api";
 import type { ReadOptions, ReadResult } from "../workspace-types.js";
-import { isInsideReal } from "./real-path.js";
+import { linkRefusal } from "./real-path.js";
 import { classifyPath } from "./workspace-paths.js";
 
 /** Largest file read() returns; memory files are notes, not data dumps. */
@@ -13,7 +13,8 @@ export const MAX_READ_BYTES = 4 * 1024 * 1024;
  * The text of `path` (relative to the workspace), or of `lines` lines from line `from`.
  * Refused: non-strings, absolute paths, `..` segments (INVALID_INPUT), files other than `.md`
  * (INVALID_INPUT), paths outside MEMORY.md, memory/, bank/ and the extra paths (FORBIDDEN), and
- * paths whose links lead outside the workspace (FORBIDDEN). A missing file reads as empty text.
+ * paths whose links lead anywhere but another memory file of the workspace (FORBIDDEN: the config,
+ * dotfiles, files outside). A missing file reads as empty text.
  */
 export async function readMemoryFile(
   workspaceDir: string,
@@ -27,8 +28,8 @@ export async function readMemoryFile(
   const absPath = join(workspaceDir, relPath);
   const realRoot = await realpath(workspaceDir).catch(() => null);
   if (realRoot === null) return { path: relPath, text: "", from, to: from - 1 };
-  if (!(await isInsideReal(realRoot, absPath)))
-    throw new MemoryError("FORBIDDEN", `path: ${relPath} is a symbolic link leading out of the workspace`);
+  const refusal = await linkRefusal(realRoot, absPath, extraPaths);
+  if (refusal !== undefined) throw new MemoryError("FORBIDDEN", `path: ${relPath} is refused: ${refusal}`);
   let text: string;
   try {
     const buffer = await readFile(absPath);

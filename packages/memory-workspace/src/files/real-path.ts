@@ -1,5 +1,30 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
-import { dirname, resolve, sep } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
+import { classifyPath } from "./workspace-paths.js";
+
+/**
+ * Why the memory file at `absPath` may not be read or indexed, or undefined when it may: with
+ * every link resolved it must still be a Markdown memory file (MEMORY.md, memory/, bank/ or an
+ * extra path) of this workspace, and nothing hidden. A link to the config file, a dotfile or any
+ * other file of the workspace is refused as surely as one leading out of it.
+ */
+export async function linkRefusal(
+  realRoot: string,
+  absPath: string,
+  extraPaths: readonly string[],
+): Promise<string | undefined> {
+  const resolved = await resolveExisting(absPath, 0);
+  if (resolved === null) return "its links cannot be resolved";
+  const inside =
+    resolved === realRoot || resolved.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  if (!inside) return "it is a link leading out of the workspace";
+  const target = relative(realRoot, resolved).split(sep).join("/");
+  if (target.split("/").some((part) => part.startsWith(".")))
+    return `it is a link to a hidden file (${target})`;
+  if (classifyPath(target, extraPaths) === null)
+    return `it is a link to ${target}, which is not a memory file`;
+  return undefined;
+}
 
 /**
  * True when `absPath`, with every symbolic link resolved, lies inside `realRoot` (itself resolved).

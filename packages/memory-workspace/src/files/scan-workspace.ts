@@ -3,8 +3,19 @@ import type { Dirent } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "@claw/memory-api";
-import { isInsideReal } from "./real-path.js";
+import { linkRefusal } from "./real-path.js";
 import { classifyPath, type PathClass, ROOT_DIRS, ROOT_FILES } from "./workspace-paths.js";
+
+/** A memory file sync would not index because of where its links lead. */
+export interface RefusedFile {
+  path: string;
+  reason: string;
+}
+
+export interface WorkspaceScan {
+  files: ScannedFile[];
+  refused: RefusedFile[];
+}
 
 export interface ScannedFile extends PathClass {
   /** Workspace-relative, POSIX separators. */
@@ -16,17 +27,19 @@ export interface ScannedFile extends PathClass {
 
 /**
  * MEMORY.md (or memory.md), memory/**, bank/** and the extra paths: Markdown files only, hidden
- * entries skipped, symbolic links followed only when they resolve inside the workspace (and never
- * into folders, so a link cannot make the walk loop). Sorted by path.
+ * entries skipped, symbolic links followed only to another memory file of the workspace (linkRefusal;
+ * never into folders, so a link cannot make the walk loop). Sorted by path; the files refused for
+ * their links are listed apart.
  */
 export async function scanWorkspace(
   workspaceDir: string,
   extraPaths: readonly string[],
   logger: Logger,
-): Promise<ScannedFile[]> {
+): Promise<WorkspaceScan> {
   const realRoot = await realpath(workspaceDir).catch(() => null);
-  if (realRoot === null) return [];
+  if (realRoot === null) return { files: [], refused: [] };
   const found = new Map<string, ScannedFile>();
+  const refused: RefusedFile[] = [];
   // On case-insensitive file systems MEMORY.md and memory.md are one file: index it once.
   const seen = new Set<string>();
   const visit = async (relPath: string): Promise<void> => {
@@ -51,8 +64,10 @@ export async function scanWorkspace(
     if (kind === null || found.has(relPath)) return;
     let target = info;
     if (info.isSymbolicLink()) {
-      if (!(await isInsideReal(realRoot, absPath))) {
-        logger.warn("workspace: skipped a link leading out of the workspace", { path: relPath });
+      const reason = await linkRefusal(realRoot, absPath, extraPaths);
+      if (reason !== undefined) {
+        logger.warn("workspace: refused a linked file", { path: relPath, reason });
+        refused.push({ path: relPath, reason });
         return;
       }
       const resolved = await stat(absPath).catch(() => null);
@@ -67,5 +82,6 @@ export async function scanWorkspace(
     found.set(relPath, { path: relPath, absPath, size: target.size, mtimeMs: target.mtimeMs, ...kind });
   };
   for (const name of [...ROOT_FILES, ...ROOT_DIRS, ...extraPaths]) await visit(name);
-  return [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, refused };
 }

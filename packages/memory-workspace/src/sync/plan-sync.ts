@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import type { Logger } from "@claw/memory-api";
 import { contentHash } from "@claw/memory-core";
-import { type ScannedFile, scanWorkspace } from "../files/scan-workspace.js";
+import { type RefusedFile, type ScannedFile, scanWorkspace } from "../files/scan-workspace.js";
 import {
   linesAppended,
   scanTranscripts,
@@ -40,6 +40,8 @@ export interface SyncPlan {
   /** Paths that could not be read: whatever they have in the index stays. */
   unreadable: Set<string>;
   errors: Array<{ path: string; message: string }>;
+  /** Memory files not indexed because of where their links lead (their old entries go). */
+  refused: RefusedFile[];
   /** Kept records whose stat data changed, so the manifest needs saving even with no change. */
   refreshed: number;
 }
@@ -59,10 +61,12 @@ export async function planSync(
     deleted: [],
     unreadable: new Set(),
     errors: [],
+    refused: [],
     refreshed: 0,
   };
   const trusted = reconcile ? null : manifest;
-  const files = await scanWorkspace(options.workspaceDir, options.extraPaths, options.logger);
+  const { files, refused } = await scanWorkspace(options.workspaceDir, options.extraPaths, options.logger);
+  plan.refused = refused;
   for (const file of files) await planFile(plan, options, file, trusted?.files[file.path]);
   const transcripts = options.sessions === null ? [] : await scanTranscripts(options.sessions.dir);
   for (const file of transcripts) await planTranscript(plan, options, file, trusted, reconcile);

@@ -13,6 +13,7 @@ function report(n: number): SyncReport {
     entriesWritten: 0,
     entriesRemoved: 0,
     reconciled: false,
+    refused: [],
     errors: [],
     durationMs: 0,
   };

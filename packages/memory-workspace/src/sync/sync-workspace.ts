@@ -72,9 +72,14 @@ export async function syncWorkspace(context: SyncContext, full: boolean): Promis
     entriesRemoved: tally.entriesRemoved,
     reconciled: reconcile,
     errors: plan.errors,
+    refused: plan.refused,
     durationMs: Math.round((performance.now() - started) * 100) / 100,
   };
-  logger.debug("workspace: synced", { ...report, errors: report.errors.length });
+  logger.debug("workspace: synced", {
+    ...report,
+    errors: report.errors.length,
+    refused: report.refused.length,
+  });
   return report;
 }
 
