@@ -65,9 +65,10 @@ export function buildServer(deps: BuildServerDeps): FastifyInstance {
     // Requests are logged through the injected logger (below), never with their headers.
     logger: false,
     bodyLimit: limits.bodyLimitBytes,
-    // In-flight requests finish on close; idle keep-alive sockets do not hold the shutdown up.
+    // Closing: requests that arrive on connections already open are served (graceful-close.ts
+    // answers them with `Connection: close`), then the idle connections are closed.
     forceCloseConnections: "idle",
-    return503OnClosing: true,
+    return503OnClosing: false,
     // Keys (4096 bytes), session ids (1024) and namespaces (256) stay addressable by URL even
     // when every byte is percent-encoded (3 characters each).
     maxParamLength: MAX_PARAM_LENGTH,
