@@ -3,6 +3,7 @@ import type { Memory } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import { memoryContextOf } from "@claw/memory-core";
 import { readMemoryFile } from "./files/read-memory-file.js";
+import { scanWorkspace } from "./files/scan-workspace.js";
 import { reflect } from "./reflect/reflect.js";
 import { entityAliasLoader } from "./retain/entity-aliases.js";
 import { entitySummary } from "./retain/indexed-facts.js";
@@ -95,6 +96,10 @@ export function createWorkspaceIndex(
     async read(path, readOptions) {
       assertOpen();
       return readMemoryFile(resolved.workspaceDir, resolved.extraPaths, path, readOptions);
+    },
+    async refused() {
+      assertOpen();
+      return (await scanWorkspace(resolved.workspaceDir, resolved.extraPaths, resolved.logger)).refused;
     },
     async entitySummary(name) {
       assertOpen();

@@ -187,6 +187,8 @@ export interface WorkspaceIndex {
   search(query: string, options?: WorkspaceSearchOptions): Promise<SearchHit[]>;
   /** memory_get: a memory file's text, refused outside MEMORY.md, memory/, bank/ and extraPaths. */
   read(path: string, options?: ReadOptions): Promise<ReadResult>;
+  /** The memory files refused for where their links lead, as the next sync would report them. */
+  refused(): Promise<Array<{ path: string; reason: string }>>;
   /** The facts about `name`, or about the entity whose page declares it as an alias. */
   entitySummary(name: string): Promise<EntitySummary>;
   /** Writes bank/entities/<Name>.md and bank/opinions.md from the retained facts; facts naming an

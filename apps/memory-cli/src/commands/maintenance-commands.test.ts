@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TextGenerator } from "@claw/memory-api";
 import { createHashingEmbeddingProvider } from "@claw/memory-core";
@@ -14,6 +14,20 @@ describe("maintenance commands", () => {
     const text = (await runInProcess(["-w", ws, "status"])).stdout;
     expect(text).toMatch(/^entries\s+1$/m);
     expect(text).toMatch(/^embeddings\s+none \(keyword-only/m);
+    expect(json.refusedFiles).toEqual([]);
+  });
+
+  it("status lists memory files refused for where their links lead", async () => {
+    const ws = tempWorkspace();
+    mkdirSync(join(ws, "memory"), { recursive: true });
+    writeFileSync(join(ws, "claw-memory.toml"), '[memory]\nsearch_mode = "bm25"\n');
+    symlinkSync(join(ws, "claw-memory.toml"), join(ws, "memory/notes.md"));
+    const json = JSON.parse((await runInProcess(["-w", ws, "--json", "status"])).stdout);
+    expect(json.refusedFiles).toEqual([
+      { path: "memory/notes.md", reason: "it is a link to claw-memory.toml, which is not a memory file" },
+    ]);
+    const text = (await runInProcess(["-w", ws, "status"])).stdout;
+    expect(text).toContain("refused: memory/notes.md: it is a link to claw-memory.toml");
   });
 
   it("backfill and reindex embed with the provider, reporting progress", async () => {

@@ -4,7 +4,11 @@ import { integerOption } from "./parse-options.js";
 export async function statusCommand(ctx: CliContext) {
   const memory = await ctx.memory();
   const status = await memory.status();
-  ctx.result({ workspace: ctx.workspaceDir, ...status }, () => {
+  // Memory files a link makes unsafe to index (the config, a dotfile, …): sync refuses them.
+  const { createWorkspaceIndex } = await import("@claw/memory-workspace");
+  const index = createWorkspaceIndex(memory, ctx.workspaceDir, { logger: ctx.logger, now: ctx.deps.now });
+  const refused = await index.refused().finally(() => index.close());
+  ctx.result({ workspace: ctx.workspaceDir, ...status, refusedFiles: refused }, () => {
     const rows: Array<[string, string]> = [
       ["workspace", ctx.workspaceDir],
       ["backend", status.backend],
@@ -27,6 +31,7 @@ export async function statusCommand(ctx: CliContext) {
     const width = Math.max(...rows.map(([k]) => k.length));
     const lines = rows.map(([k, v]) => `${ctx.colors.dim(k.padEnd(width))}  ${v}`);
     for (const warning of status.warnings ?? []) lines.push(`${ctx.colors.yellow("warning:")} ${warning}`);
+    for (const file of refused) lines.push(`${ctx.colors.yellow("refused:")} ${file.path}: ${file.reason}`);
     return lines.join("\n");
   });
 }
