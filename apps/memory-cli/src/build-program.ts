@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { CliContext, type GlobalOptions } from "./cli-context.js";
 import type { CliDeps } from "./cli-deps.js";
+import { UsageError } from "./exit-codes.js";
 
 type Handler = (ctx: CliContext, ...args: never[]) => Promise<void>;
 
@@ -129,6 +130,10 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
   program
     .command("status")
     .description("workspace, database, embeddings and index health")
+    .option(
+      "--deep",
+      "also embed one text with the provider and check the database (exit 1 when either fails)",
+    )
     .action(action(async () => (await maintenance()).statusCommand));
   program
     .command("reindex")
@@ -262,7 +267,37 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .description("serve the memory tools over MCP on stdio")
     .action(action(async () => (await import("./commands/mcp-command.js")).mcpCommand));
 
+  // Words people type for a command by another name: answered with the right one (exit 2).
+  for (const [word, command] of Object.entries(SYNONYMS)) {
+    program
+      .command(word, { hidden: true })
+      .argument("[args...]")
+      .allowUnknownOption()
+      .helpOption(false)
+      .action(() => {
+        throw new UsageError(`unknown command '${word}': did you mean \`claw-memory ${command}\`?`);
+      });
+  }
+
   return program;
 }
+
+/** Names of other tools' commands, and the claw-memory command that does the same. */
+const SYNONYMS: Readonly<Record<string, string>> = {
+  add: "store",
+  save: "store",
+  put: "store",
+  set: "store",
+  remember: "store",
+  delete: "forget",
+  del: "forget",
+  rm: "forget",
+  remove: "forget",
+  ls: "list",
+  find: "recall",
+  query: "recall",
+  show: "get",
+  cat: "get",
+};
 
 export const VERSION = "0.1.0";

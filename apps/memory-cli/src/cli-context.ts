@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Logger, Memory, TextGenerator } from "@claw/memory-api";
@@ -36,6 +37,18 @@ export class CliContext {
       globals.workspace ?? deps.env.CLAW_MEMORY_WORKSPACE ?? join(homedir(), ".claw-memory"),
     );
     this.logger = stderrLogger(deps, globals, colorsFor(deps.stderr.isTTY, deps.env));
+  }
+
+  /**
+   * A workspace named with --workspace must exist: a typo would otherwise open a new, empty store
+   * and answer "nothing found". The default workspace is created on first use.
+   */
+  assertWorkspaceExists(): void {
+    const named = this.globals.workspace;
+    if (named === undefined || existsSync(this.workspaceDir)) return;
+    throw new UsageError(
+      `workspace ${this.workspaceDir} does not exist (nothing was created): check --workspace, or create it with \`claw-memory --workspace ${named} init\``,
+    );
   }
 
   get json(): boolean {
@@ -79,6 +92,7 @@ export class CliContext {
    */
   async memory(embeddings: "resolve" | "none" = "resolve"): Promise<Memory> {
     if (this.opened !== undefined) return this.opened;
+    this.assertWorkspaceExists();
     const config = await this.loadConfig();
     const [{ createMemory }, { lifecyclePlugin }] = await Promise.all([
       import("@claw/memory-core"),

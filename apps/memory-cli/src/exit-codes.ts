@@ -25,7 +25,7 @@ const HINT_OF_CODE: Partial<Record<MemoryErrorCode, string>> = {
     "check the API key: OPENAI_API_KEY, OPENROUTER_API_KEY, GEMINI_API_KEY or VOYAGE_API_KEY (or [providers.<name>] api_key).",
   RATE_LIMITED: "the provider is rate limiting: wait and run the command again.",
   TIMEOUT: "the provider did not answer in time: try again, or raise embedding_timeout_ms.",
-  UNAVAILABLE: "see the message for the package to install or the setting to change.",
+  UNAVAILABLE: "the message above says what to start, install or change.",
 };
 
 /** A mistake in how the command was called (exit 2). */

@@ -11,6 +11,7 @@ import { registerErrorHandling, sendApiError } from "./errors/error-handler.js";
 import { toApiError } from "./errors/error-mapping.js";
 import "./fastify-types.js";
 import { registerGracefulClose } from "./graceful-close.js";
+import { registerInspectorRoutes } from "./inspector/inspector-routes.js";
 import { registerMcpRoute } from "./mcp/mcp-route.js";
 import { createServerMetrics, registerRequestMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
 import { routeCollector } from "./openapi/openapi-document.js";
@@ -81,6 +82,9 @@ export function buildServer(deps: BuildServerDeps): FastifyInstance {
   registerJsonBodyParser(app);
 
   registerGracefulClose(app);
+  // Before the route collector: the inspector is a page for people, not an operation of the API, so
+  // it stays out of /openapi.json. Hooks added below (auth, metrics, errors) still apply to it.
+  registerInspectorRoutes(app);
   const collector = routeCollector();
   app.addHook("onRoute", collector.onRoute);
   registerErrorHandling(app, logger);

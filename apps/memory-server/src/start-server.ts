@@ -67,7 +67,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const workspaceDir = resolve(
     options.workspaceDir ?? env.CLAW_MEMORY_WORKSPACE ?? join(homedir(), ".claw-memory"),
   );
-  const file = options.config ?? (await resolveConfig(options.configPath, { workspaceDir, logger }));
+  // A server accepts the tokens of its config: one anyone on the machine can read is refused.
+  const file =
+    options.config ??
+    (await resolveConfig(options.configPath, { workspaceDir, logger, inlineTokens: "refuse" }));
   const config = applyEnvironment(file, env);
   const host = options.host ?? config.server.host;
   const port = options.port ?? config.server.port;
@@ -129,9 +132,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await app.close();
     await pool.close();
     await memory.close();
-    throw new MemoryError("UNAVAILABLE", `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const code = (error as NodeJS.ErrnoException).code;
+    const message =
+      code === "EADDRINUSE"
+        ? `port ${port} on ${host} is already in use: stop what listens there, or choose another port with --port (server.port)`
+        : `cannot listen on ${host}:${port}: ${(error as Error).message}`;
+    throw new MemoryError("UNAVAILABLE", message, { cause: error });
   }
   const address = app.server.address();
   const boundPort = typeof address === "object" && address !== null ? address.port : port;

@@ -1,39 +1,80 @@
+import type { Memory } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
 import type { CliContext } from "../cli-context.js";
 import { integerOption } from "./parse-options.js";
 
-export async function statusCommand(ctx: CliContext) {
+export async function statusCommand(ctx: CliContext, opts: { deep?: boolean } = {}) {
   const memory = await ctx.memory();
   const status = await memory.status();
+  const deep = opts.deep === true ? await deepChecks(memory) : undefined;
   // Memory files a link makes unsafe to index (the config, a dotfile, …): sync refuses them.
   const { createWorkspaceIndex } = await import("@claw/memory-workspace");
   const index = createWorkspaceIndex(memory, ctx.workspaceDir, { logger: ctx.logger, now: ctx.deps.now });
   const refused = await index.refused().finally(() => index.close());
-  ctx.result({ workspace: ctx.workspaceDir, ...status, refusedFiles: refused }, () => {
-    const rows: Array<[string, string]> = [
-      ["workspace", ctx.workspaceDir],
-      ["backend", status.backend],
-      ["database", status.path ?? "-"],
-      ["size", status.sizeBytes === undefined ? "-" : formatBytes(status.sizeBytes)],
-      ["entries", String(status.entries)],
-      ["namespaces", String(status.namespaces)],
-      [
-        "embeddings",
-        status.embedding === null
-          ? `none (keyword-only${status.embeddingUnavailableReason ? `: ${status.embeddingUnavailableReason}` : ""})`
-          : `${status.embedding.provider} ${status.embedding.model} (${status.embedding.dimensions} dims)`,
-      ],
-      ["vector search", status.vector],
-      ["missing vectors", String(status.missingEmbeddings)],
-      ["pending vectors", String(status.pendingEmbeddings)],
-      ["full-text", status.fts ? "fts5" : "off"],
-      ["schema", `v${status.schemaVersion}`],
-    ];
-    const width = Math.max(...rows.map(([k]) => k.length));
-    const lines = rows.map(([k, v]) => `${ctx.colors.dim(k.padEnd(width))}  ${v}`);
-    for (const warning of status.warnings ?? []) lines.push(`${ctx.colors.yellow("warning:")} ${warning}`);
-    for (const file of refused) lines.push(`${ctx.colors.yellow("refused:")} ${file.path}: ${file.reason}`);
-    return lines.join("\n");
-  });
+  ctx.result(
+    {
+      workspace: ctx.workspaceDir,
+      ...status,
+      refusedFiles: refused,
+      ...(deep ? { checks: deep.checks } : {}),
+    },
+    () => {
+      const rows: Array<[string, string]> = [
+        ["workspace", ctx.workspaceDir],
+        ["backend", status.backend],
+        ["database", status.path ?? "-"],
+        ["size", status.sizeBytes === undefined ? "-" : formatBytes(status.sizeBytes)],
+        ["entries", String(status.entries)],
+        ["namespaces", String(status.namespaces)],
+        [
+          "embeddings",
+          status.embedding === null
+            ? `none (keyword-only${status.embeddingUnavailableReason ? `: ${status.embeddingUnavailableReason}` : ""})`
+            : `${status.embedding.provider} ${status.embedding.model} (${status.embedding.dimensions} dims)`,
+        ],
+        ["vector search", status.vector],
+        ["missing vectors", String(status.missingEmbeddings)],
+        ["pending vectors", String(status.pendingEmbeddings)],
+        ["full-text", status.fts ? "fts5" : "off"],
+        ["schema", `v${status.schemaVersion}`],
+        ...(deep === undefined
+          ? []
+          : ([
+              ["database check", deep.checks.database],
+              ["provider check", deep.checks.provider],
+            ] as Array<[string, string]>)),
+      ];
+      const width = Math.max(...rows.map(([k]) => k.length));
+      const lines = rows.map(([k, v]) => `${ctx.colors.dim(k.padEnd(width))}  ${v}`);
+      for (const warning of status.warnings ?? []) lines.push(`${ctx.colors.yellow("warning:")} ${warning}`);
+      for (const file of refused) lines.push(`${ctx.colors.yellow("refused:")} ${file.path}: ${file.reason}`);
+      return lines.join("\n");
+    },
+  );
+  // Reported above; the exit status says it too (with the failure's own hint).
+  if (deep?.failure !== undefined) throw deep.failure;
+}
+
+/**
+ * `status --deep`: the database answers a query, and the configured provider embeds one text.
+ * Keyword-only (no provider configured) is not a failure.
+ */
+async function deepChecks(memory: Memory): Promise<{
+  checks: { database: string; provider: string };
+  failure?: unknown;
+}> {
+  let failure: unknown;
+  const database = (await memory.healthCheck()) ? "ok" : "failed: the database did not answer";
+  if (database !== "ok") failure = new MemoryError("STORAGE", `status --deep: ${database}`);
+  let provider: string;
+  try {
+    const vectors = await memory.embed?.(["claw-memory status check"], { purpose: "query" });
+    provider = vectors == null ? "none (keyword-only)" : `ok (${vectors[0]?.length ?? 0} dimensions)`;
+  } catch (error) {
+    provider = `failed: ${(error as Error).message}`;
+    failure ??= error;
+  }
+  return { checks: { database, provider }, ...(failure === undefined ? {} : { failure }) };
 }
 
 export async function reindexCommand(ctx: CliContext) {

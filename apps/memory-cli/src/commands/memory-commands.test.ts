@@ -182,7 +182,10 @@ describe("a store that cannot open", () => {
     const { join } = await import("node:path");
     const file = join(tempWorkspace(), "not-a-folder");
     writeFileSync(file, "x");
-    const result = await runInProcess(["-w", join(file, "ws"), "--json", "store", "k", "v"]);
+    // The default workspace (from the environment) is created on first use, and here cannot be.
+    const result = await runInProcess(["--json", "store", "k", "v"], {
+      env: { CLAW_MEMORY_WORKSPACE: join(file, "ws") },
+    });
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout).error.code).toBe("STORAGE");
   });

@@ -6,6 +6,7 @@ import { integerOption } from "./parse-options.js";
  * config, until Ctrl-C; then it stops accepting, finishes requests and drains embeddings.
  */
 export async function serveCommand(ctx: CliContext, opts: { host?: string; port?: string }) {
+  ctx.assertWorkspaceExists();
   const { startServer } = await import("@claw/memory-server");
   const server = await startServer({
     workspaceDir: ctx.workspaceDir,

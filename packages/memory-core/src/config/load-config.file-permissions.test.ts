@@ -36,15 +36,27 @@ async function configFile(text: string, mode: number): Promise<string> {
 }
 
 describe.skipIf(process.platform === "win32")("inline secrets and file permissions", () => {
-  it("a world-readable file with an inline token is INVALID_INPUT on that token", async () => {
+  it("a world-readable file with an inline token is INVALID_INPUT on that token where a server starts", async () => {
     const path = await configFile(INLINE_TOKEN, 0o644);
-    const error = await rejectionOf(loadConfig(path));
+    const error = await rejectionOf(loadConfig(path, { inlineTokens: "refuse" }));
 
     expect(isMemoryError(error, "INVALID_INPUT")).toBe(true);
     expect((error as { field?: string }).field).toBe("server.tokens[1].token");
     expect(error.message).toContain("chmod 600");
     expect(error.message).toContain("token_env");
     expect(error.message).not.toContain("tenant-a-secret");
+  });
+
+  it("elsewhere it loads with a warning naming the token's key, never the token", async () => {
+    const path = await configFile(INLINE_TOKEN, 0o644);
+    const logger = captureLogger();
+    const config = await loadConfig(path, { logger });
+
+    expect(config.server.tokens).toHaveLength(2);
+    expect(logger.messages("warn")).toHaveLength(1);
+    expect(logger.messages("warn")[0]).toContain("server.tokens[1].token");
+    expect(logger.messages("warn")[0]).toContain("chmod 600");
+    expect(logger.messages("warn")[0]).not.toContain("tenant-a-secret");
   });
 
   it("the same file loads once it is chmod 600", async () => {

@@ -11,6 +11,12 @@ import { parseConfig } from "./parse-config.js";
 export interface LoadConfigOptions {
   /** Receives warnings (unknown keys, inline API keys in a world-readable file). Default: silent. */
   logger?: Logger;
+  /**
+   * An inline `[[server.tokens]] token` in a file anyone on the machine can read: "refuse"
+   * (INVALID_INPUT; what a server that would accept those tokens does) or "warn" (the default: a
+   * command that starts no server does not use them, and is not blocked by them).
+   */
+  inlineTokens?: "refuse" | "warn";
 }
 
 export interface LoadConfigFromTomlOptions extends LoadConfigOptions {
@@ -28,7 +34,7 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   if (path === undefined) return parseConfig({}, options);
   const { text, mode } = await readConfigFile(path);
   const config = loadConfigFromToml(text, { ...options, source: path });
-  checkInlineSecrets(config, mode, path, options.logger ?? silentLogger);
+  checkInlineSecrets(config, mode, path, options.logger ?? silentLogger, options.inlineTokens ?? "warn");
   return config;
 }
 
@@ -86,18 +92,25 @@ function fileError(path: string, error: unknown): MemoryError {
   return new MemoryError("STORAGE", `cannot read config file ${path}: ${reason}`, { cause: error });
 }
 
-/** An inline token in a world-readable file is refused; an inline API key is only warned about. */
-function checkInlineSecrets(config: MemoryConfig, mode: number, path: string, logger: Logger): void {
+/** An inline token in a world-readable file is refused or warned about; an inline API key is warned about. */
+function checkInlineSecrets(
+  config: MemoryConfig,
+  mode: number,
+  path: string,
+  logger: Logger,
+  inlineTokens: "refuse" | "warn",
+): void {
   // Windows has no POSIX permission bits: stat reports 0o666 for every writable file.
   if (process.platform === "win32" || (mode & WORLD_READABLE) === 0) return;
   const permissions = (mode & 0o777).toString(8).padStart(3, "0");
   const index = config.server.tokens.findIndex((entry) => entry.token !== undefined);
   if (index !== -1) {
-    throw MemoryError.invalidInput(
-      formatConfigKey(["server", "tokens", index, "token"]),
+    const key = formatConfigKey(["server", "tokens", index, "token"]);
+    const problem =
       `expected a config file holding an inline token not to be world-readable, got mode ${permissions} ` +
-        `on ${path}: run chmod 600 ${path}, or use token_env instead of token`,
-    );
+      `on ${path}: run chmod 600 ${path}, or use token_env instead of token`;
+    if (inlineTokens === "refuse") throw MemoryError.invalidInput(key, problem);
+    logger.warn(`${key}: ${problem}`, { key, source: path });
   }
   for (const [name, provider] of Object.entries(config.providers)) {
     if (provider.apiKey === undefined) continue;

@@ -12,6 +12,8 @@ export interface ResolveConfigOptions {
   /** Where `claw-memory.toml` is looked for when no config is given. */
   workspaceDir: string;
   logger?: Logger;
+  /** What an inline server token in a world-readable file does (see LoadConfigOptions). */
+  inlineTokens?: "refuse" | "warn";
 }
 
 /**
@@ -24,11 +26,12 @@ export async function resolveConfig(
   options: ResolveConfigOptions,
 ): Promise<MemoryConfig> {
   const logger = options.logger ?? silentLogger;
-  if (typeof config === "string") return loadConfig(config, { logger });
+  const inlineTokens = options.inlineTokens;
+  if (typeof config === "string") return loadConfig(config, { logger, inlineTokens });
   if (config !== undefined) return parseConfig(config, { logger });
   const path = join(options.workspaceDir, CONFIG_FILE_NAME);
   try {
-    const loaded = await loadConfig(path, { logger });
+    const loaded = await loadConfig(path, { logger, inlineTokens });
     logger.debug("loaded the workspace config file", { path });
     return loaded;
   } catch (error) {

@@ -6,7 +6,6 @@ import type {
   EmbeddingProvider,
   EmbedJob,
   EmbedTextsOptions,
-  EntryFilter,
   EntryRef,
   ExportFilter,
   ImportOptions,
