@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { Command, Option } from "commander";
 import { CliContext, type GlobalOptions } from "./cli-context.js";
 import type { CliDeps } from "./cli-deps.js";
@@ -300,4 +301,6 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   cat: "get",
 };
 
-export const VERSION = "0.1.0";
+/** This package's version (from its package.json, which ships beside dist/). */
+export const VERSION: string = (createRequire(import.meta.url)("../package.json") as { version: string })
+  .version;

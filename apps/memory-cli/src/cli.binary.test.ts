@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -13,7 +13,8 @@ describe("the built claw-memory binary", () => {
     for (const command of ["store", "recall", "import", "hygiene", "curate", "mcp", "init"]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
-    expect((await runBinary(["--version"])).stdout).toBe("0.1.0\n");
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect((await runBinary(["--version"])).stdout).toBe(`${version}\n`);
   });
 
   it("exits 2 on an unknown command or a missing argument", async () => {

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { readFileSync } from "node:fs";
 import type { Environment } from "@claw/memory-core";
 import { describe, expect, it } from "vitest";
 import { type MainIo, main } from "./main.js";
@@ -62,5 +63,13 @@ describe("claw-memory-server (main)", () => {
     const { io, out } = fakeIo();
     expect(await main(["--help"], io)).toBe(0);
     expect(out.join("")).toMatch(/^Usage: claw-memory-server \[--workspace DIR\]/);
+  });
+
+  it("prints the package's version with --version", async () => {
+    const { io, out } = fakeIo();
+    expect(await main(["--version"], io)).toBe(0);
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect(out.join("")).toBe(`${version}\n`);
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

@@ -1,9 +1,10 @@
-// `claw-memory-server [--workspace DIR] [--config FILE] [--host H] [--port P]`: starts the server,
+// `claw-memory-server [--workspace DIR] [--config FILE] [--host H] [--port P] [--version]`: starts the server,
 // prints where it listens, and shuts down gracefully on SIGTERM or SIGINT.
 import { parseArgs } from "node:util";
 import type { Logger } from "@claw/memory-api";
 import { isMemoryError } from "@claw/memory-api";
 import type { Environment } from "@claw/memory-core";
+import { SERVER_VERSION } from "./server-version.js";
 import { type StartServerOptions, startServer } from "./start-server.js";
 
 export interface MainIo {
@@ -23,6 +24,7 @@ export const USAGE = `Usage: claw-memory-server [--workspace DIR] [--config FILE
   --host H         default [server] host (127.0.0.1); beyond loopback a token is required
   --port P         default [server] port (7878); 0 = any free port
   --verbose        log every request to stderr
+  -V, --version    print the version
 `;
 
 /** Runs until a signal; returns the exit code (0 after a clean shutdown, 1 on failure, 2 on usage). */
@@ -36,6 +38,10 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
   }
   if (args.help) {
     io.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.version) {
+    io.stdout.write(`${SERVER_VERSION}\n`);
     return 0;
   }
   const port = args.port === undefined ? undefined : Number(args.port);
@@ -94,6 +100,7 @@ function parse(argv: readonly string[]) {
       port: { type: "string" },
       verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "V" },
     },
     allowPositionals: false,
     strict: true,
