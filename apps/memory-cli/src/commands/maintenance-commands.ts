@@ -35,7 +35,10 @@ export async function statusCommand(ctx: CliContext, opts: { deep?: boolean } = 
         ["vector search", status.vector],
         ["missing vectors", String(status.missingEmbeddings)],
         ["pending vectors", String(status.pendingEmbeddings)],
-        ["full-text", status.fts ? "fts5" : "off"],
+        [
+          "full-text",
+          status.fts ? (status.backend === "postgres" ? "tsvector (PostgreSQL)" : "fts5") : "off",
+        ],
         ["schema", `v${status.schemaVersion}`],
         ...(deep === undefined
           ? []

@@ -21,9 +21,15 @@ export async function searchVectors(
   if (search.kind === "js") return searchInJs(db, names, search.dimensions, query, k, filter);
   const viaIndex = await nearest(db, names, search, query, k, filter, false);
   // HNSW visits a bounded candidate list (with pgvector ≥ 0.8 it keeps going, up to a cap): when
-  // the filter rejected most of it, only an exact scan of the filtered rows is right.
-  if (viaIndex.length >= k) return viaIndex;
-  return nearest(db, names, search, query, k, filter, true);
+  // the filter rejected most of it (fewer than k rows came back), only an exact scan of the
+  // filtered rows is right. k rows, related or not, are a complete answer: no second query.
+  const rows = viaIndex.length >= k ? viaIndex : await nearest(db, names, search, query, k, filter, true);
+  return related(rows);
+}
+
+/** Cosine distance ≥ 1 (similarity ≤ 0) means unrelated: such neighbours are not hits (as in core). */
+function related(rows: ReadonlyArray<{ rid: number; distance: number }>): VectorHit[] {
+  return rows.filter((r) => r.distance < 1).map((r) => ({ rid: r.rid, similarity: 1 - r.distance }));
 }
 
 async function nearest(
@@ -34,7 +40,7 @@ async function nearest(
   k: number,
   filter: EntryFilter,
   exact: boolean,
-): Promise<VectorHit[]> {
+): Promise<Array<{ rid: number; distance: number }>> {
   const params = new SqlParams();
   const vector = `${params.add(`[${Array.from(query).join(",")}]`)}::${search.type}`;
   const distance = `(m.embedding::${search.type} ${search.distance} ${vector})`;
@@ -46,7 +52,7 @@ async function nearest(
      ORDER BY ${exact ? `${distance} + 0` : distance} LIMIT ${params.add(k)}`,
     params.values,
   );
-  return rows.filter((r) => r.distance < 1).map((r) => ({ rid: r.rid, similarity: 1 - r.distance }));
+  return rows;
 }
 
 async function searchInJs(
