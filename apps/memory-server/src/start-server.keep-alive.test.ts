@@ -1,39 +1,12 @@
 // Shutdown with clients on kept-alive connections: a request sent on a connection that is already
 // open while the server drains is answered (with `Connection: close`), never reset.
 import { Agent, request } from "node:http";
-import type { EmbeddingProvider } from "@claw/memory-api";
-import { createHashingEmbeddingProvider } from "@claw/memory-core";
 import { describe, expect, it } from "vitest";
 import { startServer } from "./start-server.js";
+import { heldProvider } from "./test-support/held-provider.js";
 import { tempWorkspace } from "./test-support/server-harness.js";
 
 const KEY = "keep-alive-test-key";
-
-/** Query embeddings wait until released, so a recall stays in flight as long as the test needs. */
-function heldProvider() {
-  const inner = createHashingEmbeddingProvider({ dimensions: 16 });
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let started: () => void = () => {};
-  const queried = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const provider: EmbeddingProvider = {
-    id: inner.id,
-    model: inner.model,
-    dimensions: inner.dimensions,
-    async embed(texts, options) {
-      if (options?.purpose === "query") {
-        started();
-        await released;
-      }
-      return inner.embed(texts, options);
-    },
-  };
-  return { provider, release, queried };
-}
 
 interface Answer {
   status: number;

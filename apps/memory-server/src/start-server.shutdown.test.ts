@@ -1,42 +1,12 @@
 // Graceful shutdown on a real socket: the in-flight request completes, new connections are
 // refused, and the deferred embeddings are written before the database closes.
-import type { EmbeddingProvider } from "@claw/memory-api";
 import { createHashingEmbeddingProvider, createMemory } from "@claw/memory-core";
 import { describe, expect, it } from "vitest";
 import { startServer } from "./start-server.js";
+import { heldProvider } from "./test-support/held-provider.js";
 import { tempWorkspace } from "./test-support/server-harness.js";
 
 const KEY = "shutdown-test-key";
-
-/** Hashing vectors; documents take 100 ms per batch, queries wait until released. */
-function slowProvider() {
-  const inner = createHashingEmbeddingProvider({ dimensions: 16 });
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let queryStarted: () => void = () => {};
-  const queried = new Promise<void>((resolve) => {
-    queryStarted = resolve;
-  });
-  const documents: number[] = [];
-  const provider: EmbeddingProvider = {
-    id: inner.id,
-    model: inner.model,
-    dimensions: inner.dimensions,
-    async embed(texts, options) {
-      if (options?.purpose === "query") {
-        queryStarted();
-        await released;
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        documents.push(texts.length);
-      }
-      return inner.embed(texts, options);
-    },
-  };
-  return { provider, release, queried, documents };
-}
 
 /** Whether new connections are refused within `ms` (the listener closes right after close() starts). */
 async function refusedWithin(url: string, ms: number): Promise<boolean> {
@@ -55,7 +25,8 @@ async function refusedWithin(url: string, ms: number): Promise<boolean> {
 describe("graceful shutdown", () => {
   it("finishes the in-flight request, refuses new connections, and drains deferred embeddings", async () => {
     const workspaceDir = tempWorkspace();
-    const slow = slowProvider();
+    // Documents take 100 ms per batch, so deferred embeddings are still pending at shutdown.
+    const slow = heldProvider({ documentDelayMs: 100 });
     const running = await startServer({
       workspaceDir,
       host: "127.0.0.1",
