@@ -47,7 +47,6 @@ export {
   createBackendMemory,
 } from "./facade/backend-memory.js";
 export { validateEntries } from "./facade/entry-write.js";
-export type { EntryFilter, RecallRequest } from "./facade/memory-requests.js";
 export { writeFileAtomic } from "./fs/write-file-atomic.js";
 export {
   type ClawPlugin,

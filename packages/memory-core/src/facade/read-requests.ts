@@ -2,17 +2,18 @@
 // EntryFilter and RecallRequest every storage engine takes. Each failure is INVALID_INPUT naming
 // the option.
 import type {
+  EntryFilter,
   ExportFilter,
   ListOptions,
   MemoryCategory,
   NamespaceOption,
   RecallOptions,
+  RecallRequest,
 } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
 import { parseTimeBound } from "../text/time-bound.js";
 import * as check from "../validate-input.js";
-import type { EntryFilter, RecallRequest } from "./memory-requests.js";
 
 /** Longer queries are cut to this many characters. */
 const MAX_QUERY_LENGTH = 65_536;
@@ -56,20 +57,18 @@ export function recallRequestOf(
   now: Date,
 ): RecallRequest {
   if (typeof query !== "string") throw MemoryError.invalidInput("query", "expected a string");
+  // Ages (recency, and `since: "7d"`) are measured from the recall's own `now` when it has one.
+  const asOf = check.instantOf(options.now, "now");
   return {
     // A query only reads: a lone surrogate (a string cut inside an emoji, say) is replaced, not refused.
     query: check.wellFormed(query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query),
     limit: check.limitOf(options.limit, "limit", 5, settings.recallLimitMax),
     mode: options.mode ?? settings.searchMode,
-    filter: filterOf(
-      options,
-      true,
-      options.now === undefined ? now : (check.instantOf(options.now, "now") as Date),
-    ),
+    filter: filterOf(options, true, asOf ?? now),
     minScore: check.optionalNumber(options.minScore, "minScore"),
     withEmbeddings: check.optionalBoolean(options.withEmbeddings, "withEmbeddings") ?? false,
     signal: options.signal,
-    now: check.instantOf(options.now, "now"),
+    now: asOf,
   };
 }
 

@@ -53,7 +53,6 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     newId: options.newId,
     assertOpen,
     guard,
-    onWrite: () => {},
   });
   const rows = sqliteVectorRows(db, statements, vectors, guard);
   const worker =

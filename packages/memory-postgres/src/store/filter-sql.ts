@@ -1,4 +1,4 @@
-import type { EntryFilter } from "@claw/memory-core";
+import type { EntryFilter } from "@claw/memory-api";
 
 export type { EntryFilter };
 

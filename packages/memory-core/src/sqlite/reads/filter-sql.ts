@@ -1,4 +1,4 @@
-import type { EntryFilter } from "../../facade/memory-requests.js";
+import type { EntryFilter } from "@claw/memory-api";
 
 export type { EntryFilter };
 

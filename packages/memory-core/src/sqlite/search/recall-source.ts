@@ -1,6 +1,5 @@
-import type { MemoryEntry } from "@claw/memory-api";
+import type { EntryFilter, MemoryEntry, RecallRequest } from "@claw/memory-api";
 import type { EmbeddingWorker } from "../../embedding/embedding-worker.js";
-import type { EntryFilter, RecallRequest } from "../../facade/memory-requests.js";
 import type { RecallEngineSettings, RecalledRow, RecallSource } from "../../recall/recall-engine.js";
 import { entryColumns, type MemoryRow, RANK_COLUMNS, type RankRow, rowToEntry } from "../reads/entry-row.js";
 import { filterSql } from "../reads/filter-sql.js";

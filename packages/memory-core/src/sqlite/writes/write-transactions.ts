@@ -1,5 +1,5 @@
 // The write path of SqliteMemory: upserts and deletes, each in one immediate transaction, with the
-// hot cache cleared after them (onWrite) and the changes counted for the full-text index merge.
+// changes counted for the full-text index merge (the façade clears its recall cache after each).
 import type { Database } from "better-sqlite3";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { type IndexMerge, unindexFullTextWhere } from "../search/fts-index.js";
@@ -18,8 +18,6 @@ export interface EntryWriterOptions {
   assertOpen: () => void;
   /** Wraps each transaction: SQLite failures surface as STORAGE. */
   guard: StorageGuard;
-  /** Runs after every write and delete (SqliteMemory clears its hot cache). */
-  onWrite: () => void;
 }
 
 export interface EntryWriter {
@@ -34,7 +32,7 @@ export interface EntryWriter {
 }
 
 export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
-  const { db, statements, vectors, indexMerge, newId, assertOpen, guard, onWrite } = options;
+  const { db, statements, vectors, indexMerge, newId, assertOpen, guard } = options;
 
   /** One transaction; on rollback the in-memory vector codes may be ahead of the database. */
   function transact<T>(fn: () => T): T {
@@ -60,7 +58,6 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
         return changes;
       }),
     );
-    onWrite();
     return removed;
   }
 
@@ -82,7 +79,6 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
         return writes.flatMap((w) => writeEntry(statements, vectors, w, newId) ?? []);
       }),
     );
-    onWrite();
     return results;
   }
 
