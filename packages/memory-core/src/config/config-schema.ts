@@ -127,6 +127,9 @@ export const memorySettingsSchema = z.strictObject(
     mmrLambda: numberBetween(0, 1).default(0.7),
     /** Share of a keyword hit's score lent to its neighbours in the same session (0 = off). */
     sessionContextWeight: numberBetween(0, 1).default(0.5),
+    /** SQLite: most matching entries a keyword query ranks; its most common terms leave the MATCH
+     *  (rarest kept) until the rest fit, and count only in the re-rank. 0 = rank every match. */
+    keywordRankBudget: nonNegativeInteger().default(5_000),
     recallLimitMax: positiveInteger().default(1_000),
     closeTimeoutMs: nonNegativeInteger().default(10_000),
     /** Where local ONNX models are downloaded from. */

@@ -44,6 +44,7 @@ describe("parseConfig defaults", () => {
       mmrEnabled: false,
       mmrLambda: 0.7,
       sessionContextWeight: 0.5,
+      keywordRankBudget: 5_000,
       recallLimitMax: 1000,
       closeTimeoutMs: 10000,
       modelBaseUrl: "https://huggingface.co",

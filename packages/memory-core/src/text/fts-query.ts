@@ -42,7 +42,8 @@ export function buildFtsQuery(query: string, options: FtsQueryOptions = {}): str
   return terms.map((term) => ftsTermExpression(term, prefix)).join(" OR ");
 }
 
-function ftsTermExpression(term: string, prefix: boolean): string {
+/** One query term's FTS5 expression (quoted, a long CJK run as OR-ed bigrams); buildFtsQuery ORs them. */
+export function ftsTermExpression(term: string, prefix: boolean): string {
   const chars = Array.from(term);
   if (chars.every(isCjkChar)) {
     // The index holds CJK as bigrams (toFtsIndexText): a run is the phrase of its consecutive

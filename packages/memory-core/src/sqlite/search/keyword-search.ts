@@ -1,10 +1,11 @@
 import { bm25ToScore } from "../../recall/keyword-score.js";
 import { byCoverage } from "../../recall/term-coverage.js";
-import { buildFtsQuery, ftsTermsOf } from "../../text/fts-query.js";
+import { ftsTermExpression, ftsTermsOf } from "../../text/fts-query.js";
 import { extractLikeKeywords, likePattern } from "../../text/like-keywords.js";
 import { RANK_COLUMNS, type RankRow } from "../reads/entry-row.js";
 import { type EntryFilter, filterSql } from "../reads/filter-sql.js";
 import type { StatementCache } from "../schema/statement-cache.js";
+import { DEFAULT_KEYWORD_BUDGET, planTerms } from "./common-terms.js";
 import { COLUMN_WEIGHTS } from "./fts-index.js";
 
 export interface KeywordHit {
@@ -14,28 +15,57 @@ export interface KeywordHit {
 }
 
 /**
- * BM25 over the FTS5 index: the query's terms OR-ed (user text always quoted as data). When exact
- * terms find fewer than `limit` entries, prefix terms widen the net ("deploy" → "deployment").
+ * BM25 over the FTS5 index: the query's terms OR-ed (user text always quoted as data), without
+ * the terms too common to rank by within the budget (common-terms.ts). When that finds fewer than
+ * `limit` entries, prefix terms widen the net ("deploy" → "deployment"), then the dropped terms.
  */
 export function keywordSearch(
   statements: StatementCache,
   query: string,
   filter: EntryFilter,
   limit: number,
+  budget = DEFAULT_KEYWORD_BUDGET,
 ): KeywordHit[] {
-  const exact = buildFtsQuery(query);
-  if (exact === null) return [];
   const terms = ftsTermsOf(query);
-  const hits = byCoverage(matchFts(statements, exact, filter, limit), terms);
+  if (terms.length === 0) return [];
+  const { kept, dropped, overBudget } = planTerms(statements, terms, budget);
+  const exact = orOf(kept, false);
+  // Even the rarest term is over the budget: the entries holding every term are fewer and the
+  // best answers; the rarest term's own matches fill up when they are too few.
+  const all = overBudget && dropped.length > 0 ? matchFts(statements, andOf(terms), filter, limit) : [];
+  let hits = byCoverage(
+    all.length >= limit ? all : merged(all, matchFts(statements, exact, filter, limit)),
+    terms,
+  );
   if (hits.length >= limit) return hits;
-  const prefixed = buildFtsQuery(query, { prefix: true });
-  if (prefixed === null || prefixed === exact) return hits;
+  const prefixed = orOf(kept, true);
+  if (prefixed !== exact)
+    hits = byCoverage(merged(hits, matchFts(statements, prefixed, filter, limit)), terms);
+  if (hits.length >= limit || dropped.length === 0) return hits.slice(0, limit);
+  // The terms kept found too few: the dropped ones fill up, ranked among the newest entries only
+  // (a budget's worth of rowids), as ranking them over the whole store is what the budget avoids.
+  const newest = statements.get("SELECT max(rid) FROM memories").pluck().get() as number | null;
+  const after = Math.max(0, (newest ?? 0) - budget);
+  const fill = matchFts(statements, orOf(dropped, false), filter, limit, after);
+  return byCoverage(merged(hits, fill), terms).slice(0, limit);
+}
+
+function andOf(terms: readonly string[]): string {
+  return terms.map((term) => `(${ftsTermExpression(term, false)})`).join(" AND ");
+}
+
+function orOf(terms: readonly string[], prefix: boolean): string {
+  return terms.map((term) => ftsTermExpression(term, prefix)).join(" OR ");
+}
+
+/** Two hit lists as one; an entry in both keeps its better score. */
+function merged(hits: readonly KeywordHit[], more: readonly KeywordHit[]): KeywordHit[] {
   const byRid = new Map(hits.map((h) => [h.row.rid, h]));
-  for (const hit of matchFts(statements, prefixed, filter, limit)) {
+  for (const hit of more) {
     const known = byRid.get(hit.row.rid);
     if (known === undefined || known.score < hit.score) byRid.set(hit.row.rid, hit);
   }
-  return byCoverage([...byRid.values()], terms).slice(0, limit);
+  return [...byRid.values()];
 }
 
 /** The FTS top-N taken before joining and filtering: N = max(limit × 4, FTS_DEPTH_MIN). */
@@ -53,19 +83,23 @@ function matchFts(
   match: string,
   filter: EntryFilter,
   limit: number,
+  afterRowid?: number,
 ): KeywordHit[] {
   const where = filterSql(filter);
   const depth = Math.max(limit * 4, FTS_DEPTH_MIN);
+  // FTS5 seeks a rowid range in its doclists: only entries after `afterRowid` are ranked.
+  const recent = afterRowid === undefined ? "" : " AND memories_fts.rowid > ?";
+  const recentParams = afterRowid === undefined ? [] : [afterRowid];
   // Raw rows (arrays) cost less to hand over than objects: ~10% of this query's time.
   let rows = statements
     .get(
       `SELECT ${RANK_COLUMNS}, top.rank AS rank
-       FROM (SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) AS top
+       FROM (SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ?${recent} ORDER BY rank LIMIT ?) AS top
        CROSS JOIN memories m ON m.rid = top.rowid
        WHERE 1 = 1${where.sql} ORDER BY top.rank LIMIT ?`,
     )
     .raw()
-    .all(match, depth, ...where.params, limit) as RawRankedRow[];
+    .all(match, ...recentParams, depth, ...where.params, limit) as RawRankedRow[];
   // A selective filter (another namespace filling the index, a session, categories, dates,
   // superseded rows) can reject most of the top N while better-ranked survivors lie beyond it.
   if (rows.length < limit && countMatches(statements, match, depth) === depth) {
@@ -73,10 +107,10 @@ function matchFts(
       .get(
         `SELECT ${RANK_COLUMNS}, bm25(memories_fts, ${COLUMN_WEIGHTS.join(", ")}) AS rank
          FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
-         WHERE memories_fts MATCH ?${where.sql} ORDER BY rank LIMIT ?`,
+         WHERE memories_fts MATCH ?${recent}${where.sql} ORDER BY rank LIMIT ?`,
       )
       .raw()
-      .all(match, ...where.params, limit) as RawRankedRow[];
+      .all(match, ...recentParams, ...where.params, limit) as RawRankedRow[];
   }
   return rows.map((r) => ({
     row: {

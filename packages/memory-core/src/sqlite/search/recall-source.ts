@@ -10,6 +10,8 @@ import { withSessionNeighbours } from "./session-neighbour-rows.js";
 
 export interface RecallSettings extends RecallEngineSettings {
   sessionContextWeight: number;
+  /** See keywordRankBudget in the config schema; 0 ranks every match. */
+  keywordRankBudget: number;
 }
 
 export interface RecallDeps {
@@ -32,7 +34,7 @@ export function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): Re
     keyword: (query, depth) =>
       withSessionNeighbours(
         statements,
-        keywordSearch(statements, query, filter, depth),
+        keywordSearch(statements, query, filter, depth, deps.settings.keywordRankBudget),
         filter,
         deps.settings.sessionContextWeight,
       ),

@@ -1,0 +1,80 @@
+import { porterStem } from "../../text/porter-stem.js";
+import type { StatementCache } from "../schema/statement-cache.js";
+
+/**
+ * What a keyword query costs is the number of entries its terms match: FTS5 computes a bm25 for
+ * every one of them (about 1 µs each) before it keeps the best few. A word found in a large share
+ * of the store ("user" in an agent's memories) makes a query rank most of the store, 15–90 ms at
+ * 100k entries, while telling BM25 little: idf = log((N − n + ½) / (n + ½)) is ~1.4 at 20 % of the
+ * entries and clamped to zero from half of them. So a query ranks at most `budget` matching
+ * entries when it can: its most common terms leave the MATCH, rarest kept first, until the rest
+ * fit; they still count through term coverage in the re-rank (term-coverage.ts). A query that
+ * fits the budget is untouched, which is every query of a store smaller than the budget.
+ */
+export const DEFAULT_KEYWORD_BUDGET = 5_000;
+
+/** Which query terms a keyword search matches on, and which it leaves to the re-rank. */
+export interface TermPlan {
+  /** Terms the MATCH ranks on, in query order. */
+  kept: string[];
+  /** Terms left out for their cost, most common first. */
+  dropped: string[];
+  /** Even the rarest term alone matches more entries than the budget. */
+  overBudget: boolean;
+}
+
+/**
+ * Splits `terms` by the entries each matches (looked up in the index's vocabulary: O(log n) per
+ * term whatever its frequency). Only plain words can be measured, by the stem FTS5 stored; a
+ * phrase, a CJK run or a word the vocabulary does not hold costs nothing here, so the plan can
+ * only leave a term in the query, never drop one it cannot measure. The rarest term always stays.
+ */
+export function planTerms(
+  statements: StatementCache,
+  terms: readonly string[],
+  budget = DEFAULT_KEYWORD_BUDGET,
+): TermPlan {
+  if (terms.length < 2 || budget <= 0) return { kept: [...terms], dropped: [], overBudget: false };
+  const documents = termDocuments(statements, terms);
+  const byCost = [...terms].sort((a, b) => (documents.get(a) ?? 0) - (documents.get(b) ?? 0));
+  const kept = new Set<string>();
+  let cost = 0;
+  for (const term of byCost) {
+    const n = documents.get(term) ?? 0;
+    if (kept.size > 0 && cost + n > budget) break;
+    kept.add(term);
+    cost += n;
+  }
+  return {
+    kept: terms.filter((term) => kept.has(term)),
+    dropped: byCost.filter((term) => !kept.has(term)).reverse(),
+    overBudget: cost > budget,
+  };
+}
+
+/** Entries per measurable term (absent: not measurable, or in no entry). */
+function termDocuments(statements: StatementCache, terms: readonly string[]): Map<string, number> {
+  ensureVocabulary(statements);
+  const lookup = statements.get("SELECT doc FROM temp.claw_fts_terms WHERE term = ?").pluck();
+  const documents = new Map<string, number>();
+  for (const term of terms) {
+    if (!/^[a-z0-9]+$/.test(term)) continue;
+    const found = lookup.get(porterStem(term)) as number | undefined;
+    if (found !== undefined) documents.set(term, found);
+  }
+  return documents;
+}
+
+const vocabularies = new WeakSet<StatementCache>();
+
+/**
+ * The vocabulary of memories_fts as a temp fts5vocab table of this connection: nothing is written
+ * to the database file, so read-only connections (recall workers) have one too.
+ */
+function ensureVocabulary(statements: StatementCache): void {
+  if (vocabularies.has(statements)) return;
+  statements
+    .get("CREATE VIRTUAL TABLE IF NOT EXISTS temp.claw_fts_terms USING fts5vocab(main, memories_fts, row)")
+    .run();
+  vocabularies.add(statements);
+}
