@@ -1,42 +1,52 @@
 import { describe, expect, it } from "vitest";
-import { BinaryCodes, blobToCode, codeToBlob } from "./binary-codes.js";
+import { BinaryCodes } from "./binary-codes.js";
+import { TopScores } from "./top-scores.js";
+import { VectorEncoder } from "./vector-encoder.js";
 
+const encoder = (dimensions: number) =>
+  new VectorEncoder({ dimensions, seed: 1, basis: 0, build: "test", mean: new Float32Array(dimensions) });
 const v = (...xs: number[]) => Float32Array.from(xs);
 
 describe("binary codes", () => {
-  it("packs one sign bit per dimension, little-endian in storage", () => {
-    const codes = new BinaryCodes(40);
-    const code = codes.encode(Float32Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 1 : -1)));
-    expect(code.length).toBe(2);
-    expect(code[0]).toBe(0b01001001001001001001001001001001);
-    expect(Array.from(blobToCode(codeToBlob(code), 2))).toEqual(Array.from(code));
-    expect(Array.from(codes.encode(new Uint8Array(v(1, -1, 0, 2).buffer)))).toEqual([0b1001, 0]);
-  });
-
-  it("returns the nearest codes by hamming distance, within a namespace when asked", () => {
-    const codes = new BinaryCodes(4);
-    codes.set(1, "a", codes.encode(v(1, 1, 1, 1)));
-    codes.set(2, "a", codes.encode(v(1, 1, 1, -1)));
-    codes.set(3, "b", codes.encode(v(1, 1, -1, -1)));
-    codes.set(4, "a", codes.encode(v(-1, -1, -1, -1)));
-    const query = codes.encode(v(1, 1, 1, 1));
-    expect(codes.nearest(query, 2)).toEqual([1, 2]);
-    expect(codes.nearest(query, 3)).toEqual([1, 2, 3]);
+  it("returns the codes with the highest estimated cosine, within a namespace when asked", () => {
+    const e = encoder(4);
+    const codes = new BinaryCodes(e.words);
+    codes.set(1, "a", e.encode(v(1, 1, 1, 1)));
+    codes.set(2, "a", e.encode(v(1, 1, 1, -1)));
+    codes.set(3, "b", e.encode(v(1, 1, -1, -1)));
+    codes.set(4, "a", e.encode(v(-1, -1, -1, -1)));
+    const query = e.query(v(1, 1, 1, 1));
+    expect(codes.nearest(query, 1)).toEqual([1]);
+    expect(codes.nearest(query, 3).sort()).toEqual([1, 2, 3]);
     expect(codes.nearest(query, 2, "b")).toEqual([3]);
     expect(codes.nearest(query, 2, "missing")).toEqual([]);
+    expect(codes.nearest(query, 0)).toEqual([]);
   });
 
   it("keeps the arrays dense across deletes and replaces a rid's code in place", () => {
-    const codes = new BinaryCodes(4);
-    for (let rid = 1; rid <= 3000; rid++) codes.set(rid, "a", codes.encode(v(rid % 2 ? 1 : -1, 1, 1, 1)));
+    const e = encoder(4);
+    const codes = new BinaryCodes(e.words);
+    for (let rid = 1; rid <= 3000; rid++) codes.set(rid, "a", e.encode(v(rid % 2 ? 1 : -1, 1, 1, 1)));
     expect(codes.count).toBe(3000);
     codes.delete(1);
     codes.delete(2);
     codes.delete(2);
     expect(codes.count).toBe(2998);
-    codes.set(3, "a", codes.encode(v(-1, -1, -1, -1)));
-    const far = codes.nearest(codes.encode(v(-1, -1, -1, -1)), 1);
-    expect(far).toEqual([3]);
-    expect(codes.nearest(codes.encode(v(1, 1, 1, 1)), 5000)).toHaveLength(2998);
+    codes.set(3, "a", e.encode(v(-1, -1, -1, -1)));
+    expect(codes.nearest(e.query(v(-1, -1, -1, -1)), 1)).toEqual([3]);
+    expect(codes.nearest(e.query(v(1, 1, 1, 1)), 5000)).toHaveLength(2998);
+  });
+});
+
+describe("top scores", () => {
+  it("keeps the highest scores whatever the order they come in", () => {
+    const scores = [5, 1, 9, 3, 7, 7, 2, 8, 0, 6];
+    const top = new TopScores(4);
+    for (const [i, score] of scores.entries()) if (score > top.floor) top.offer(score, i);
+    expect([...top.kept()].map((i) => scores[i]).sort()).toEqual([7, 7, 8, 9]);
+    expect(top.floor).toBe(7);
+    const none = new TopScores(0);
+    none.offer(1, 1);
+    expect([...none.kept()]).toEqual([]);
   });
 });

@@ -1,32 +1,34 @@
+import { TopScores } from "./top-scores.js";
+import type { EncodedVector, QueryTables } from "./vector-encoder.js";
+
 /**
- * In-memory binary codes (one sign bit per dimension) with a hamming-distance scan: the
- * pre-filter of vector search. At 100k × 768 a JavaScript popcount scan over the packed codes
- * takes ~6 ms whatever the number of candidates, where sqlite-vec 0.1's vec0 KNN over bit vectors
- * takes 49 ms at k = 400 and 163 ms at k = 1000 (measured here); exact cosine then re-ranks.
+ * The codes of a store mirrored in memory (vector-encoder.ts), with the scan that picks the
+ * candidates of vector search: for every code, 4 table lookups per 32-bit word give the estimated
+ * cosine to the query, and the best `count` are kept. The scan is linear: ~3 ms at 50k × 384, and
+ * ~45 ms of CPU at 1M × 384 (1M × 512 bits: ~60 ms), on a busy 2-core machine. The table lookups
+ * cost ~1.4 times a popcount of the same codes, but the query stays in floats: on
+ * sentence-embedding-like vectors at 50k × 384 the 1000 candidates held 0.99 of the exact top
+ * 10, where the hamming distance of such codes held 0.84 (0.92 with 2000). (sqlite-vec 0.1's
+ * vec0 KNN over bit vectors took 49 ms at k = 400 and 163 ms at k = 1000 at 100k × 768.)
  */
 export class BinaryCodes {
-  private words = 0;
   private size = 0;
   private codes = new Uint32Array(0);
+  private inverseNorms = new Float32Array(0);
+  private scales = new Float32Array(0);
   private rids = new Float64Array(0);
   private namespaces = new Int32Array(0);
   private readonly slotOf = new Map<number, number>();
   private readonly namespaceIds = new Map<string, number>();
 
-  constructor(readonly dimensions: number) {
-    this.words = Math.ceil(dimensions / 32);
-  }
+  /** `words`: 32-bit words per code (VectorEncoder.words). */
+  constructor(readonly words: number) {}
 
   get count(): number {
     return this.size;
   }
 
-  /** The packed code of a float32 vector given as a little-endian BLOB or a Float32Array. */
-  encode(vector: Float32Array | Uint8Array): Uint32Array {
-    return encodeBinary(vector, this.dimensions);
-  }
-
-  set(rid: number, namespace: string, code: Uint32Array): void {
+  set(rid: number, namespace: string, encoded: EncodedVector): void {
     let slot = this.slotOf.get(rid);
     if (slot === undefined) {
       slot = this.size++;
@@ -35,7 +37,9 @@ export class BinaryCodes {
       this.rids[slot] = rid;
     }
     this.namespaces[slot] = this.namespaceId(namespace);
-    this.codes.set(code.subarray(0, this.words), slot * this.words);
+    this.codes.set(encoded.code.subarray(0, this.words), slot * this.words);
+    this.inverseNorms[slot] = encoded.inverseNorm;
+    this.scales[slot] = encoded.scale;
   }
 
   delete(rid: number): void {
@@ -47,6 +51,8 @@ export class BinaryCodes {
       const lastRid = this.rids[last] as number;
       this.rids[slot] = lastRid;
       this.namespaces[slot] = this.namespaces[last] as number;
+      this.inverseNorms[slot] = this.inverseNorms[last] as number;
+      this.scales[slot] = this.scales[last] as number;
       this.codes.copyWithin(slot * this.words, last * this.words, (last + 1) * this.words);
       this.slotOf.set(lastRid, slot);
     }
@@ -54,45 +60,31 @@ export class BinaryCodes {
   }
 
   /**
-   * The rids of the `count` codes nearest to `query` in hamming distance, optionally within one
-   * namespace. Distances are small integers, so a histogram finds the cut-off in linear time.
+   * The rids of the `count` codes with the highest estimated cosine to the query, optionally
+   * within one namespace, in no particular order.
    */
-  nearest(query: Uint32Array, count: number, namespace?: string): number[] {
-    const words = this.words;
+  nearest(query: QueryTables, count: number, namespace?: string): number[] {
     const wanted = namespace === undefined ? -1 : (this.namespaceIds.get(namespace) ?? -2);
     if (wanted === -2 || count <= 0) return [];
-    const distances = new Uint16Array(this.size);
-    const histogram = new Uint32Array(this.dimensions + 1);
-    const codes = this.codes;
+    const { words, codes, inverseNorms, scales, namespaces } = this;
+    const { table, total, offset } = query;
+    const top = new TopScores(Math.min(count, this.size));
     for (let slot = 0; slot < this.size; slot++) {
-      if (wanted !== -1 && this.namespaces[slot] !== wanted) {
-        distances[slot] = OUTSIDE;
-        continue;
+      if (wanted !== -1 && namespaces[slot] !== wanted) continue;
+      // Σ of the query's rotated coordinates where the code has a 1, one byte at a time.
+      let sum = 0;
+      for (let w = slot * words, end = w + words, t = 0; w < end; w++, t += 1024) {
+        const x = codes[w] as number;
+        sum +=
+          (table[t | (x & 255)] as number) +
+          (table[t + 256 + ((x >>> 8) & 255)] as number) +
+          (table[t + 512 + ((x >>> 16) & 255)] as number) +
+          (table[t + 768 + (x >>> 24)] as number);
       }
-      let distance = 0;
-      const base = slot * words;
-      for (let w = 0; w < words; w++)
-        distance += popcount((codes[base + w] as number) ^ (query[w] as number));
-      distances[slot] = distance;
-      histogram[distance] = (histogram[distance] as number) + 1;
+      const score = (inverseNorms[slot] as number) * offset + (scales[slot] as number) * (2 * sum - total);
+      if (score > top.floor) top.offer(score, slot);
     }
-    let cutoff = 0;
-    for (let seen = 0; cutoff < this.dimensions; cutoff++) {
-      seen += histogram[cutoff] as number;
-      if (seen >= count) break;
-    }
-    const out: number[] = [];
-    const atCutoff: number[] = [];
-    for (let slot = 0; slot < this.size; slot++) {
-      const distance = distances[slot] as number;
-      if (distance < cutoff) out.push(this.rids[slot] as number);
-      else if (distance === cutoff) atCutoff.push(this.rids[slot] as number);
-    }
-    for (const rid of atCutoff) {
-      if (out.length >= count) break;
-      out.push(rid);
-    }
-    return out;
+    return Array.from(top.kept(), (slot) => this.rids[slot] as number);
   }
 
   private namespaceId(namespace: string): number {
@@ -110,52 +102,14 @@ export class BinaryCodes {
     const codes = new Uint32Array(capacity * this.words);
     codes.set(this.codes);
     this.codes = codes;
-    const rids = new Float64Array(capacity);
-    rids.set(this.rids);
-    this.rids = rids;
-    const namespaces = new Int32Array(capacity);
-    namespaces.set(this.namespaces);
-    this.namespaces = namespaces;
+    this.inverseNorms = grown(this.inverseNorms, new Float32Array(capacity));
+    this.scales = grown(this.scales, new Float32Array(capacity));
+    this.rids = grown(this.rids, new Float64Array(capacity));
+    this.namespaces = grown(this.namespaces, new Int32Array(capacity));
   }
 }
 
-/** One sign bit per dimension, packed into 32-bit words (bit i of word i/32 = dimension i > 0). */
-export function encodeBinary(vector: Float32Array | Uint8Array, dimensions: number): Uint32Array {
-  const values = vector instanceof Float32Array ? vector : asFloat32(vector);
-  const code = new Uint32Array(Math.ceil(dimensions / 32));
-  const n = Math.min(values.length, dimensions);
-  for (let i = 0; i < n; i++) {
-    if ((values[i] as number) > 0) code[i >>> 5] = (code[i >>> 5] as number) | (1 << (i & 31));
-  }
-  return code;
-}
-
-/** Marks slots of other namespaces; real distances never exceed the dimension count. */
-const OUTSIDE = 0xffff;
-
-function popcount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  v = (v + (v >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(v, 0x01010101) >>> 24;
-}
-
-function asFloat32(blob: Uint8Array): Float32Array {
-  // BLOBs from SQLite may sit at any byte offset; copy when the view would be misaligned.
-  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength >>> 2);
-  return new Float32Array(blob.slice().buffer, 0, blob.byteLength >>> 2);
-}
-
-/** Codes as stored in the `memory_codes` table: the words' little-endian bytes. */
-export function codeToBlob(code: Uint32Array): Buffer {
-  const out = Buffer.alloc(code.length * 4);
-  for (let i = 0; i < code.length; i++) out.writeUInt32LE(code[i] as number, i * 4);
-  return out;
-}
-
-export function blobToCode(blob: Uint8Array, words: number): Uint32Array {
-  const code = new Uint32Array(words);
-  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  for (let i = 0; i < words && i * 4 + 4 <= blob.byteLength; i++) code[i] = view.getUint32(i * 4, true);
-  return code;
+function grown<T extends Float32Array | Float64Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }

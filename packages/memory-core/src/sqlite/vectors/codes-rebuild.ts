@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import type { Database } from "better-sqlite3";
+import type { MetaStore } from "../schema/meta-store.js";
+import { BinaryCodes } from "./binary-codes.js";
+import { ENCODING_KEY, parseEncoding, ROTATION_SEED, writeEncoding } from "./encoding-state.js";
+import { type CodeEncoding, encodedToBlob, VectorEncoder } from "./vector-encoder.js";
+
+/** A built encoding with its codes, as a connection holds it. */
+export interface BuiltCodes {
+  /** The `meta` value it was read from or written as. */
+  raw: string;
+  encoder: VectorEncoder;
+  /** The codes in memory, when the build just wrote them (null: read them from memory_codes). */
+  codes: BinaryCodes | null;
+}
+
+export const CODES_TABLE = `CREATE TABLE IF NOT EXISTS memory_codes (
+  rid INTEGER PRIMARY KEY, namespace TEXT NOT NULL, code BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0)`;
+
+/** Read in pages: better-sqlite3 refuses writes while an iterator is open. */
+const PAGE = 1000;
+
+/**
+ * Rebuilds every code around the mean of the stored vectors, in one transaction: a process killed
+ * half-way leaves the old codes and the old `meta` entry, so the next open rebuilds again. Codes
+ * get `seq` 1..n, and a new `build` tells other connections to read them whole.
+ *
+ * `stillWanted` sees the encoding stored when the write lock is held: another connection may have
+ * rebuilt meanwhile, and then its build is adopted instead (null is returned when nothing is stored
+ * and nothing is wanted).
+ */
+export function rebuildCodes(
+  db: Database,
+  meta: MetaStore,
+  dimensions: number,
+  stillWanted: (stored: CodeEncoding | null) => boolean,
+): BuiltCodes | null {
+  return db
+    .transaction((): BuiltCodes | null => {
+      const raw = meta.get(ENCODING_KEY);
+      const stored = parseEncoding(raw);
+      if (!stillWanted(stored)) {
+        return stored === null || raw === undefined
+          ? null
+          : { raw, encoder: new VectorEncoder(stored), codes: null };
+      }
+      const { mean, basis } = meanOfStored(db, dimensions);
+      const encoding: CodeEncoding = { dimensions, seed: ROTATION_SEED, mean, basis, build: randomUUID() };
+      const encoder = new VectorEncoder(encoding);
+      const codes = new BinaryCodes(encoder.words);
+      db.exec("DELETE FROM memory_codes");
+      const insert = db.prepare("INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ?)");
+      let seq = 0;
+      for (const row of pages(db, "rid, namespace, embedding")) {
+        const encoded = encoder.encode(row.embedding);
+        insert.run(row.rid, row.namespace, encodedToBlob(encoded), ++seq);
+        codes.set(row.rid, row.namespace, encoded);
+      }
+      writeEncoding(meta, encoding);
+      return { raw: meta.get(ENCODING_KEY) as string, encoder, codes };
+    })
+    .immediate();
+}
+
+/** The mean of the stored vectors of this dimension, and how many there were. */
+function meanOfStored(db: Database, dimensions: number): { mean: Float32Array; basis: number } {
+  const sum = new Float64Array(dimensions);
+  let basis = 0;
+  for (const { embedding } of pages(db, "rid, embedding")) {
+    if (embedding.byteLength !== dimensions * 4) continue;
+    const view = new DataView(embedding.buffer, embedding.byteOffset, embedding.byteLength);
+    for (let i = 0; i < dimensions; i++) sum[i] = (sum[i] as number) + view.getFloat32(i * 4, true);
+    basis++;
+  }
+  const mean = new Float32Array(dimensions);
+  if (basis > 0) for (let i = 0; i < dimensions; i++) mean[i] = (sum[i] as number) / basis;
+  return { mean, basis };
+}
+
+interface StoredRow {
+  rid: number;
+  namespace: string;
+  embedding: Buffer;
+}
+
+function* pages(db: Database, columns: string): Generator<StoredRow> {
+  const page = db.prepare(
+    `SELECT ${columns} FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT ${PAGE}`,
+  );
+  for (let after = 0; ; ) {
+    const rows = page.all(after) as StoredRow[];
+    if (rows.length === 0) return;
+    yield* rows;
+    after = (rows[rows.length - 1] as StoredRow).rid;
+  }
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from "node:crypto";
+import { silentLogger } from "@claw/memory-api";
+import { onTestFinished } from "vitest";
+import { openStore } from "../../open-store.js";
+import { createMetaStore, type MetaStore } from "../../schema/meta-store.js";
+import { SqliteMemory } from "../../sqlite-memory.js";
+import { createVectorIndex, type VectorIndex } from "../vector-index.js";
+import { tableProvider, type VectorSet } from "./vector-sets.js";
+
+export interface OpenedIndex {
+  index: VectorIndex;
+  meta: MetaStore;
+  db: ReturnType<typeof openStore>["db"];
+  /** The set's index of each rid. */
+  indexOf(rid: number): number;
+}
+
+/** The text stored for vector `i` of a set: the provider answers it with that vector. */
+export const textOf = (i: number) => `vector ${i}`;
+
+/** A SqliteMemory whose provider embeds `textOf(i)` as `set.vectors[i]`, closed after the test. */
+export function openSetMemory(path: string, set: VectorSet, loadVectorExtension = true): SqliteMemory {
+  const table = new Map(set.vectors.map((v, i) => [textOf(i), v] as const));
+  const memory = SqliteMemory.open({
+    path,
+    embeddings: tableProvider(set.dimensions, table),
+    loadVectorExtension,
+  });
+  onTestFinished(() => memory.close());
+  return memory;
+}
+
+/** Stores vectors `from .. to - 1` of the set through the public API and waits for their codes. */
+export async function storeVectors(memory: SqliteMemory, from: number, to: number): Promise<void> {
+  const entries = [];
+  for (let i = from; i < to; i++) entries.push({ key: `k${i}`, content: textOf(i) });
+  await memory.import(entries);
+  await memory.flush();
+}
+
+/** A second connection with its own vector index, as another process would have. */
+export function openIndex(
+  path: string,
+  options: { minCandidates?: number; loadVectorExtension?: boolean } = {},
+): OpenedIndex {
+  const store = openStore({
+    path,
+    provider: null,
+    logger: silentLogger,
+    newId: randomUUID,
+    loadVectorExtension: options.loadVectorExtension ?? true,
+  });
+  onTestFinished(() => {
+    store.db.close();
+  });
+  const meta = createMetaStore(store.db);
+  const index = createVectorIndex(store.db, store.statements, meta, store.vectors.kind === "sqlite-vec", {
+    minCandidates: options.minCandidates,
+  });
+  return {
+    index,
+    meta,
+    db: store.db,
+    indexOf(rid) {
+      const key = store.db.prepare("SELECT key FROM memories WHERE rid = ?").pluck().get(rid) as string;
+      return Number(key.slice(1));
+    },
+  };
+}
