@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench [suite...] [--profile ci|full] [--out dir] [--data dir] [--gate file | --no-gate]`
+// `pnpm bench [suite...] [--profile ci|full|large] [--out dir] [--data dir] [--gate file | --no-gate]`
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,11 +9,13 @@ import { runBenchmarks } from "./run-benchmarks.js";
 import type { Profile } from "./suite.js";
 import { SUITES } from "./suites.js";
 
+const PROFILES: readonly Profile[] = ["ci", "full", "large"];
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const repoDir = resolve(packageDir, "..");
 
-const USAGE = `usage: pnpm bench [${Object.keys(SUITES).join("|")} ...] [--profile ci|full] [--out DIR] [--data DIR] [--gate FILE | --no-gate]
-  --profile  ci (small, gated, < 5 min) or full (the README's figures); default ci
+const USAGE = `usage: pnpm bench [${Object.keys(SUITES).join("|")} ...] [--profile ci|full|large] [--out DIR] [--data DIR] [--gate FILE | --no-gate]
+  --profile  ci (small, gated, < 5 min), full (the README's figures) or large (speed only: 1M entries
+             with every corpus distribution, tens of minutes; other suites are skipped); default ci
   --out      where results.json, report.md and the SVG charts go; default benchmarks/results/<profile>
   --data     the shared data directory; default ../shared/data beside the repository
   --gate     the baseline file of gates; default benchmarks/baseline.json in the ci profile
@@ -36,7 +38,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const profile = values.profile as Profile;
-  if (profile !== "ci" && profile !== "full") return usage(`unknown profile "${values.profile}"`);
+  if (!PROFILES.includes(profile)) return usage(`unknown profile "${values.profile}"`);
   const names = positionals.length > 0 ? positionals : Object.keys(SUITES);
   const unknown = names.filter((n) => !(n in SUITES));
   if (unknown.length > 0) return usage(`unknown suite ${unknown.join(", ")}`);

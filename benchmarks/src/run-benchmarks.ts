@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { evaluateGates, type Gate } from "./gate/evaluate-gates.js";
 import { type RunRecord, renderMarkdown } from "./report/markdown-report.js";
 import { renderChart } from "./report/svg-chart.js";
-import type { Profile, Suite } from "./suite.js";
+import { type Profile, type Suite, suiteRunsIn } from "./suite.js";
 
 export interface RunOptions {
-  suites: Suite[];
+  suites: Suite<Profile>[];
   profile: Profile;
   dataDir: string;
   outDir: string;
@@ -22,7 +22,7 @@ export async function runBenchmarks(options: RunOptions): Promise<RunRecord> {
   const started = Date.now();
   const run: RunRecord = {
     profile: options.profile,
-    suites: options.suites.map((s) => s.name),
+    suites: options.suites.filter((s) => suiteRunsIn(s, options.profile)).map((s) => s.name),
     startedAt: new Date(started).toISOString(),
     durationMs: 0,
     machine: {
@@ -37,6 +37,10 @@ export async function runBenchmarks(options: RunOptions): Promise<RunRecord> {
     charts: [],
   };
   for (const suite of options.suites) {
+    if (!suiteRunsIn(suite, options.profile)) {
+      options.log(`suite ${suite.name}: no plan for the ${options.profile} profile, skipped`);
+      continue;
+    }
     const workDir = mkdtempSync(join(tmpdir(), `claw-bench-${suite.name}-`));
     options.log(`suite ${suite.name} (${options.profile})`);
     try {
@@ -56,7 +60,7 @@ export async function runBenchmarks(options: RunOptions): Promise<RunRecord> {
   run.durationMs = Date.now() - started;
   if (options.gates !== undefined) {
     // Only gates on figures of the suites that ran: `pnpm bench quality` is not failed by speed gates.
-    const prefixes = options.suites.map((s) => `${s.name}.`);
+    const prefixes = run.suites.map((name) => `${name}.`);
     const relevant = options.gates.filter((g) => prefixes.some((p) => g.figure.startsWith(p)));
     run.gate = evaluateGates(run.figures, relevant);
   }

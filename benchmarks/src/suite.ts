@@ -1,6 +1,16 @@
 /** What every suite returns, and what the report, the charts and the CI gate read. */
 
-export type Profile = "ci" | "full";
+/**
+ * `ci` (small, gated), `full` (the README's figures) and `large` (the speed suite at 1M entries
+ * with every corpus distribution: tens of minutes, never in CI). Only the speed suite has a plan
+ * for `large`; the runner skips the others there with a log line rather than run a plan that was
+ * not made for it.
+ */
+export type Profile = "ci" | "full" | "large";
+
+/** The profiles every suite plans for, and what a suite that declares none supports. */
+export type CommonProfile = "ci" | "full";
+export const COMMON_PROFILES: readonly CommonProfile[] = ["ci", "full"];
 
 /** One named number. Ids are dotted paths, stable across runs, e.g.
  *  `quality.locomo.claw-bm25.recall@10.cat1-4` or `speed.10k.claw.keyword.p50_ms`. */
@@ -43,8 +53,9 @@ export interface SuiteOutput {
   tables: TableSpec[];
 }
 
-export interface SuiteContext {
-  profile: Profile;
+/** `P`: the profiles the suite plans for (by default ci and full), so its lookups stay typed. */
+export interface SuiteContext<P extends Profile = CommonProfile> {
+  profile: P;
   /** `../shared/data` beside the repository unless --data says otherwise. */
   dataDir: string;
   /** A scratch directory for databases, removed after the run. */
@@ -53,10 +64,17 @@ export interface SuiteContext {
   log: (message: string) => void;
 }
 
-export interface Suite {
+export interface Suite<P extends Profile = CommonProfile> {
   name: string;
   description: string;
-  run(ctx: SuiteContext): Promise<SuiteOutput>;
+  /** The profiles this suite has a plan for; COMMON_PROFILES when absent. */
+  profiles?: readonly P[];
+  run(ctx: SuiteContext<P>): Promise<SuiteOutput>;
+}
+
+/** Whether `suite` has a plan for `profile` (the runner skips it otherwise). */
+export function suiteRunsIn(suite: Suite<Profile>, profile: Profile): boolean {
+  return (suite.profiles ?? COMMON_PROFILES).includes(profile);
 }
 
 export function figure(id: string, value: number, unit: string, better: Figure["better"]): Figure {

@@ -59,9 +59,14 @@ export async function importCorpus(
   return Number(nanos) / 1e9;
 }
 
+/** A store without an embedding provider: keyword recall only, as the keyword figures measure. */
+export function openKeywordClaw(path: string): SqliteMemory {
+  return SqliteMemory.open({ path, embeddings: null, settings: CLAW_SETTINGS });
+}
+
 /** Keyword-only bulk import into a fresh database at `path` (deleted afterwards): entries/s. */
 export async function measureKeywordImport(path: string, corpus: Corpus): Promise<number> {
-  const memory = SqliteMemory.open({ path, embeddings: null, settings: CLAW_SETTINGS });
+  const memory = openKeywordClaw(path);
   try {
     const seconds = await importCorpus(memory, corpus);
     return corpus.size / Math.max(seconds, 1e-9);

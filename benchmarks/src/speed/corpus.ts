@@ -1,11 +1,26 @@
 /**
  * A seeded synthetic corpus for the speed suite: sentences with a Zipf word distribution, unit
- * vectors clustered around topic centroids, and query sets drawn from the same distributions.
- * Every entry is generated from its own index-seeded PRNG, so any entry (or any chunk of vectors)
- * can be produced on demand without materialising the whole corpus.
+ * vectors, and query sets drawn from the same distributions. Every entry is generated from its own
+ * index-seeded PRNG, so any entry (or any chunk of vectors) can be produced on demand without
+ * materialising the whole corpus.
+ *
+ * Text distributions: `stopwords` (default) puts English function words at the top Zipf ranks,
+ * which the store drops as stop words, so indexed terms are mid- and low-frequency; `common` gives
+ * the top ranks to content words, which then appear in most entries as in an agent's store.
+ * Vector distributions: `clustered` (default) Gaussian clusters around topic centroids;
+ * `anisotropic` and `sparse` computed from the entry's words (word-embedders.ts).
  */
 import { seededRandom } from "../stats.js";
+import { type CorpusQuery, generateQueries, type QueryOptions } from "./corpus-queries.js";
+import { fillGaussian, mixSeed, normalizeInPlace } from "./corpus-random.js";
 import { createVocabulary, type Vocabulary } from "./vocabulary.js";
+import { createAnisotropicEmbedder, createSparseEmbedder, type WordEmbedder } from "./word-embedders.js";
+
+export type { CorpusQuery, QueryOptions, QueryStyle } from "./corpus-queries.js";
+export { mixSeed, normalizeInPlace } from "./corpus-random.js";
+
+export type TextDistribution = "stopwords" | "common";
+export type VectorDistribution = "clustered" | "anisotropic" | "sparse";
 
 export interface CorpusOptions {
   size: number;
@@ -13,27 +28,21 @@ export interface CorpusOptions {
   seed?: number;
   /** Topic centroids the vectors gather around. Default 64. */
   clusters?: number;
-  /** Generated content words (function words come on top). Default 4000. */
+  /** Generated content words (below the function words in the `stopwords` text). Default 4000. */
   contentWords?: number;
   /** Length of the noise added to a unit centroid before normalising. Default 0.75, which puts an
    *  entry at cosine ≈ 0.8 from its centroid and ≈ 0.64 from its cluster mates. */
   noise?: number;
   /** Chance that a content word of an entry is one of its cluster's topic words. Default 0.2. */
   topicShare?: number;
-}
-
-export interface QueryOptions {
-  /** Distinct salts give disjoint query sets (warm-up vs timed). */
-  salt?: number;
-  /** Length of the noise added to the target's vector. Default 0.35 (cosine ≈ 0.94 to it). */
-  noise?: number;
-}
-
-/** One query: its text (2–5 words), its vector (a perturbed corpus vector) and the entry both came from. */
-export interface CorpusQuery {
-  text: string;
-  vector: Float32Array;
-  target: number;
+  /** Which words take the top Zipf ranks. Default "stopwords". */
+  text?: TextDistribution;
+  /** How entry vectors are made. Default "clustered". */
+  vectors?: VectorDistribution;
+  /** `anisotropic`: the mean cosine of unrelated entries the shared offset is scaled to. Default 0.6. */
+  unrelatedCosine?: number;
+  /** `sparse`: 1 + ln(count) per bucket rather than the count. Default true. */
+  sublinearTf?: boolean;
 }
 
 export interface Corpus {
@@ -41,9 +50,13 @@ export interface Corpus {
   readonly dimensions: number;
   readonly seed: number;
   readonly clusters: number;
+  readonly text: TextDistribution;
+  readonly vectors: VectorDistribution;
   readonly vocabulary: Vocabulary;
   clusterOf(index: number): number;
   centroid(cluster: number): Float32Array;
+  /** The vocabulary ranks of entry `index`'s words, in order (repeats kept). */
+  ranksAt(index: number): number[];
   /** The words of entry `index` (indexes beyond `size` are valid: extra entries for store()). */
   wordsAt(index: number): string[];
   sentenceAt(index: number): string;
@@ -58,36 +71,10 @@ export interface Corpus {
 const TEXT_STREAM = 1;
 const VECTOR_STREAM = 2;
 const CLUSTER_STREAM = 3;
-const QUERY_STREAM = 4;
 const CENTROID_STREAM = 5;
 const TOPIC_WORDS_PER_CLUSTER = 16;
-
-/** A 32-bit hash of (seed, index, stream) (murmur3's finaliser), so neighbouring indexes get
- *  unrelated PRNG streams. */
-export function mixSeed(seed: number, index: number, stream: number): number {
-  let h = (seed ^ Math.imul(index + 1, 0x9e3779b1) ^ Math.imul(stream, 0x85ebca77)) >>> 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/** Fills `out` with normal draws of standard deviation `scale` (Box–Muller, two per pair of uniforms). */
-function fillGaussian(out: Float32Array | Float64Array, random: () => number, scale: number): void {
-  for (let d = 0; d < out.length; d += 2) {
-    const r = Math.sqrt(-2 * Math.log(1 - random())) * scale;
-    const angle = 2 * Math.PI * random();
-    out[d] = r * Math.cos(angle);
-    if (d + 1 < out.length) out[d + 1] = r * Math.sin(angle);
-  }
-}
-
-export function normalizeInPlace(v: Float32Array): Float32Array {
-  let sum = 0;
-  for (let d = 0; d < v.length; d++) sum += (v[d] as number) ** 2;
-  const inv = sum === 0 ? 0 : 1 / Math.sqrt(sum);
-  for (let d = 0; d < v.length; d++) v[d] = (v[d] as number) * inv;
-  return v;
-}
+/** Entries whose words scale the anisotropic offset (pairs 0–1, 2–3, …): any index is an entry. */
+const CALIBRATION_ENTRIES = 512;
 
 export function createCorpus(options: CorpusOptions): Corpus {
   const { size, dimensions } = options;
@@ -95,45 +82,48 @@ export function createCorpus(options: CorpusOptions): Corpus {
   const clusters = options.clusters ?? 64;
   const noise = options.noise ?? 0.75;
   const topicShare = options.topicShare ?? 0.2;
-  const vocabulary = createVocabulary(options.contentWords ?? 4000, seed);
+  const text = options.text ?? "stopwords";
+  const vectors = options.vectors ?? "clustered";
+  const vocabulary = createVocabulary(options.contentWords ?? 4000, seed, {
+    functionWords: text === "stopwords",
+  });
   const contentCount = vocabulary.words.length - vocabulary.firstContent;
 
+  // Centroids are drawn for every vector distribution: the topic words come from the same PRNG,
+  // so the text of a seed is the same whatever the vectors.
   const centroids = new Float32Array(clusters * dimensions);
-  const topicWords: string[][] = [];
+  const topicRanks: number[][] = [];
   for (let c = 0; c < clusters; c++) {
     const random = seededRandom(mixSeed(seed, c, CENTROID_STREAM));
     const row = centroids.subarray(c * dimensions, (c + 1) * dimensions);
     fillGaussian(row, random, 1);
     normalizeInPlace(row);
     // Mid-frequency words: specific enough to name a topic, common enough to recur in it.
-    const words: string[] = [];
+    const ranks: number[] = [];
     for (let t = 0; t < TOPIC_WORDS_PER_CLUSTER; t++) {
-      const rank = vocabulary.firstContent + 20 + Math.floor(random() * Math.min(1500, contentCount - 20));
-      words.push(vocabulary.words[rank] as string);
+      ranks.push(vocabulary.firstContent + 20 + Math.floor(random() * Math.min(1500, contentCount - 20)));
     }
-    topicWords.push(words);
+    topicRanks.push(ranks);
   }
 
   const clusterOf = (index: number) =>
     Math.floor((mixSeed(seed, index, CLUSTER_STREAM) / 4294967296) * clusters);
 
-  function wordsAt(index: number): string[] {
+  function ranksAt(index: number): number[] {
     const random = seededRandom(mixSeed(seed, index, TEXT_STREAM));
-    const topics = topicWords[clusterOf(index)] as string[];
+    const topics = topicRanks[clusterOf(index)] as number[];
     // Skewed towards short notes: mean ≈ 20 words, range 8–40.
     const length = 8 + Math.floor(32.999 * random() ** 1.6);
-    const words: string[] = [];
+    const ranks: number[] = [];
     for (let w = 0; w < length; w++) {
       const rank = vocabulary.sampleRank(random);
       const topical = rank >= vocabulary.firstContent && random() < topicShare;
-      words.push(
-        topical
-          ? (topics[Math.floor(random() * topics.length)] as string)
-          : (vocabulary.words[rank] as string),
-      );
+      ranks.push(topical ? (topics[Math.floor(random() * topics.length)] as number) : rank);
     }
-    return words;
+    return ranks;
   }
+
+  const wordsAt = (index: number): string[] => ranksAt(index).map((r) => vocabulary.words[r] as string);
 
   function sentenceAt(index: number): string {
     const words = wordsAt(index);
@@ -142,7 +132,15 @@ export function createCorpus(options: CorpusOptions): Corpus {
     return `${words.join(" ")}.`;
   }
 
+  /** The words an embedder weighs: content words, or every word of an entry that has none. */
+  const embeddedRanks = (ranks: readonly number[]): readonly number[] => {
+    const content = ranks.filter((r) => r >= vocabulary.firstContent);
+    return content.length > 0 ? content : ranks;
+  };
+  const embedder = createWordEmbedder(options, vectors, vocabulary, seed, (i) => embeddedRanks(ranksAt(i)));
+
   function vectorAt(index: number, out = new Float32Array(dimensions)): Float32Array {
+    if (embedder !== null) return embedder.embed(embeddedRanks(ranksAt(index)), out);
     const random = seededRandom(mixSeed(seed, index, VECTOR_STREAM));
     // Noise of expected length `noise`: each coordinate has variance noise² / dimensions.
     fillGaussian(out, random, noise / Math.sqrt(dimensions));
@@ -157,52 +155,50 @@ export function createCorpus(options: CorpusOptions): Corpus {
     return out;
   }
 
-  function queries(count: number, queryOptions: QueryOptions = {}): CorpusQuery[] {
-    const random = seededRandom(mixSeed(seed, queryOptions.salt ?? 0, QUERY_STREAM));
-    const queryNoise = queryOptions.noise ?? 0.35;
-    const functionWords = new Set(vocabulary.words.slice(0, vocabulary.firstContent));
-    const seen = new Set<string>();
-    const out: CorpusQuery[] = [];
-    while (out.length < count) {
-      const target = Math.floor(random() * size);
-      const own = wordsAt(target).filter((w) => !functionWords.has(w));
-      const wanted = 2 + Math.floor(random() * 4);
-      const words = new Set<string>();
-      // Mostly words of the target (a user recalling what was stored), some from the corpus at large.
-      for (let attempt = 0; words.size < wanted && attempt < 20; attempt++) {
-        const fromTarget = own.length > 0 && random() < 0.75;
-        words.add(
-          fromTarget
-            ? (own[Math.floor(random() * own.length)] as string)
-            : (vocabulary.words[vocabulary.sampleContentRank(random)] as string),
-        );
-      }
-      const text = [...words].join(" ");
-      // Texts must be unique: the precomputed provider maps a text to exactly one vector.
-      if (seen.has(text)) continue;
-      seen.add(text);
-      const vector = vectorAt(target);
-      const perturbation = new Float32Array(dimensions);
-      fillGaussian(perturbation, random, queryNoise / Math.sqrt(dimensions));
-      for (let d = 0; d < dimensions; d++) vector[d] = (vector[d] as number) + (perturbation[d] as number);
-      out.push({ text, vector: normalizeInPlace(vector), target });
-    }
-    return out;
-  }
-
-  return {
+  const corpus: Corpus = {
     size,
     dimensions,
     seed,
     clusters,
+    text,
+    vectors,
     vocabulary,
     clusterOf,
     centroid: (c) => centroids.subarray(c * dimensions, (c + 1) * dimensions),
+    ranksAt,
     wordsAt,
     sentenceAt,
     keyAt: (index) => `m${index}`,
     vectorAt,
     fillVectors,
-    queries,
+    queries: (count, queryOptions) =>
+      generateQueries(
+        { ...corpus, embedRanks: embedder === null ? null : (ranks) => embedder.embed(embeddedRanks(ranks)) },
+        count,
+        queryOptions,
+      ),
   };
+  return corpus;
+}
+
+/** The embedder of a word-derived vector distribution, or null for clustered vectors. */
+function createWordEmbedder(
+  options: CorpusOptions,
+  vectors: VectorDistribution,
+  vocabulary: Vocabulary,
+  seed: number,
+  entryRanks: (index: number) => readonly number[],
+): WordEmbedder | null {
+  const { dimensions } = options;
+  if (vectors === "sparse") {
+    return createSparseEmbedder({ vocabulary, dimensions, seed, sublinearTf: options.sublinearTf });
+  }
+  if (vectors !== "anisotropic") return null;
+  return createAnisotropicEmbedder({
+    vocabulary,
+    dimensions,
+    seed,
+    calibration: Array.from({ length: CALIBRATION_ENTRIES }, (_, i) => entryRanks(i)),
+    unrelatedCosine: options.unrelatedCosine,
+  });
 }

@@ -45,8 +45,13 @@ export class TopK {
   }
 }
 
+export interface JsScanEngine extends VectorSearchEngine {
+  /** Cosine of `query` to row `index`. */
+  similarity(query: Float32Array, index: number): number;
+}
+
 /** Cosine against every row of `matrix` (row-major, `dimensions` wide). */
-export function createJsScan(matrix: Float32Array, dimensions: number): VectorSearchEngine {
+export function createJsScan(matrix: Float32Array, dimensions: number): JsScanEngine {
   const rows = Math.floor(matrix.length / dimensions);
   // Norms once, as any real scan would cache them; the corpus vectors are unit length anyway.
   const inverseNorms = new Float64Array(rows);
@@ -55,11 +60,20 @@ export function createJsScan(matrix: Float32Array, dimensions: number): VectorSe
     for (let d = r * dimensions, end = d + dimensions; d < end; d++) sum += (matrix[d] as number) ** 2;
     inverseNorms[r] = sum === 0 ? 0 : 1 / Math.sqrt(sum);
   }
+  const inverseNormOf = (query: Float32Array) => {
+    let queryNorm = 0;
+    for (let d = 0; d < dimensions; d++) queryNorm += (query[d] as number) ** 2;
+    return queryNorm === 0 ? 0 : 1 / Math.sqrt(queryNorm);
+  };
   return {
+    similarity(query, index) {
+      let dot = 0;
+      const base = index * dimensions;
+      for (let d = 0; d < dimensions; d++) dot += (query[d] as number) * (matrix[base + d] as number);
+      return dot * inverseNormOf(query) * (inverseNorms[index] ?? 0);
+    },
     search(query, k) {
-      let queryNorm = 0;
-      for (let d = 0; d < dimensions; d++) queryNorm += (query[d] as number) ** 2;
-      const inverseQuery = queryNorm === 0 ? 0 : 1 / Math.sqrt(queryNorm);
+      const inverseQuery = inverseNormOf(query);
       const best = new TopK(k);
       for (let r = 0, base = 0; r < rows; r++, base += dimensions) {
         let dot = 0;
@@ -77,4 +91,25 @@ export function overlapAt(found: readonly number[], exact: readonly number[]): n
   if (exact.length === 0) return 1;
   const wanted = new Set(exact);
   return found.filter((i) => wanted.has(i)).length / exact.length;
+}
+
+/**
+ * Like overlapAt, but with ties at the cut-off: bag-of-words vectors tie often there (same
+ * overlap, same length), and which of the tied entries an engine returns is arbitrary, not a miss.
+ * The exact hits above the k-th's similarity must be found themselves; the places of the exact
+ * hits tied with it (within `tolerance`) may be taken by any entry as similar. `similarityOf`
+ * gives the exact cosine of a corpus index to the query.
+ */
+export function overlapWithTies(
+  found: readonly number[],
+  exact: readonly number[],
+  similarityOf: (index: number) => number,
+  tolerance = 1e-6,
+): number {
+  if (exact.length === 0) return 1;
+  const cutoff = similarityOf(exact[exact.length - 1] as number);
+  const above = new Set(exact.filter((i) => similarityOf(i) > cutoff + tolerance));
+  const foundAbove = found.filter((i) => above.has(i)).length;
+  const foundTied = found.filter((i) => !above.has(i) && similarityOf(i) >= cutoff - tolerance).length;
+  return (foundAbove + Math.min(foundTied, exact.length - above.size)) / exact.length;
 }

@@ -1,10 +1,11 @@
 /**
  * One corpus size, every engine on the same data: generate, load, warm up, time the queries, and
- * turn the latencies into the `speed.<size>.*` figures (ratios included, from this same run).
+ * turn the latencies into the `speed.<size>.*` figures (ratios included, from this same run). The
+ * default corpus first, then (when planned) the other distributions, one matrix at a time.
  */
 import { join } from "node:path";
-import { type LatencySummary, summarize } from "../stats.js";
-import { type Figure, figure, type SuiteContext } from "../suite.js";
+import { summarize } from "../stats.js";
+import type { Figure, SuiteContext } from "../suite.js";
 import {
   clawRecall,
   databaseBytes,
@@ -14,11 +15,19 @@ import {
   openClaw,
   removeDatabase,
 } from "./claw-engine.js";
-import { type CorpusQuery, createCorpus } from "./corpus.js";
+import { createCorpus } from "./corpus.js";
 import { createFullScan } from "./fullscan-engine.js";
 import { createJsScan, overlapAt } from "./js-scan-engine.js";
+import {
+  EXTRA_VECTOR_DISTRIBUTIONS,
+  measureCommonKeyword,
+  measureVectorDistribution,
+} from "./measure-distributions.js";
 import { createOramaEngine } from "./orama-engine.js";
+import { createPlainFts } from "./plain-fts-engine.js";
 import { createPrecomputedEmbeddings } from "./precomputed-embeddings.js";
+import { addRatios, createSizeFigures, type SizeFigures } from "./size-figures.js";
+import { type Timed, timeQueries } from "./time-queries.js";
 
 export interface SizePlan {
   /** The id segment: `1k`, `10k`, `100k`, `1m`. */
@@ -35,6 +44,8 @@ export interface SizePlan {
   stores: number;
   jsScan: boolean;
   orama: boolean;
+  /** Also the `common` keyword corpus and the `anisotropic` and `sparse` vectors. */
+  distributions: boolean;
   seed: number;
 }
 
@@ -43,50 +54,44 @@ export interface SizeResult {
   figures: Figure[];
   /** What was skipped or differs at this size, for the table note. */
   notes: string[];
+  /** What describes the extra distributions (how common the `common` corpus's top words are). */
+  corpusNotes: string[];
   seconds: number;
 }
 
 const K = 10;
 const MB = 1024 * 1024;
 
-interface Timed<T> {
-  times: number[];
-  results: T[];
-}
-
-/** Warm-up queries first (untimed), then each timed query alone on the monotonic clock. */
-async function timeQueries<T>(
-  warmup: readonly CorpusQuery[],
-  queries: readonly CorpusQuery[],
-  run: (query: CorpusQuery) => T | Promise<T>,
-): Promise<Timed<T>> {
-  for (const query of warmup) await run(query);
-  const times: number[] = [];
-  const results: T[] = [];
-  for (const query of queries) {
-    const start = process.hrtime.bigint();
-    results.push(await run(query));
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return { times, results };
-}
-
 export async function measureSize(
   plan: SizePlan,
   ctx: Pick<SuiteContext, "workDir" | "log">,
 ): Promise<SizeResult> {
   const began = process.hrtime.bigint();
+  const out = createSizeFigures(plan.label);
+  const notes: string[] = [];
+  const corpusNotes: string[] = [];
+  // Separate calls, so that the default corpus's matrix is garbage before the next one is built.
+  await measureDefaultCorpus(plan, ctx, out, notes);
+  if (plan.distributions) {
+    corpusNotes.push(await measureCommonKeyword(plan, ctx, out));
+    for (const vectors of EXTRA_VECTOR_DISTRIBUTIONS)
+      await measureVectorDistribution(plan, vectors, ctx, out);
+  }
+  addRatios(out);
+  const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+  return { plan, figures: out.figures, notes, corpusNotes, seconds };
+}
+
+/** Every engine on the default corpus (`stopwords` text, `clustered` vectors, rare queries). */
+async function measureDefaultCorpus(
+  plan: SizePlan,
+  ctx: Pick<SuiteContext, "workDir" | "log">,
+  out: SizeFigures,
+  notes: string[],
+): Promise<void> {
   const { label, size, dimensions } = plan;
   const log = (message: string) => ctx.log(`speed ${label}: ${message}`);
-  const figures: Figure[] = [];
-  const notes: string[] = [];
-  const add = (id: string, value: number, unit: string, better: Figure["better"]) =>
-    figures.push(figure(`speed.${label}.${id}`, value, unit, better));
-  const latency = (id: string, summary: LatencySummary, all: boolean) => {
-    add(`${id}.p50_ms`, summary.p50, "ms", "lower");
-    add(`${id}.p95_ms`, summary.p95, "ms", "lower");
-    if (all) add(`${id}.p99_ms`, summary.p99, "ms", "lower");
-  };
+  const { add, latency } = out;
 
   log(`generating ${size} entries × ${dimensions} dims`);
   const corpus = createCorpus({ size, dimensions, seed: plan.seed });
@@ -140,6 +145,17 @@ export async function measureSize(
     removeDatabase(clawPath);
   }
 
+  log("plain FTS5");
+  const ftsPath = join(ctx.workDir, `plain-fts-${label}.db`);
+  const fts = createPlainFts(ftsPath, corpus);
+  try {
+    const timed = await timeQueries(warmup, keywordQueries, (q) => fts.search(q.text, K));
+    latency("plain-fts.keyword", summarize(timed.times), true);
+  } finally {
+    fts.close();
+    removeDatabase(ftsPath);
+  }
+
   log("full scan (vec_distance_cosine)");
   const fullPath = join(ctx.workDir, `fullscan-${label}.db`);
   const fullscan = createFullScan(fullPath, matrix, dimensions);
@@ -177,25 +193,5 @@ export async function measureSize(
     notes.push(
       "Orama not run (estimated, not tried: it takes vectors as JS number arrays, ≈ 3 GB of V8 heap for 1M × 384 against a 4.3 GB default limit, and ~2 min to index at its 100k insert rate)",
     );
-  }
-
-  addRatios(label, figures);
-  return { plan, figures, notes, seconds: Number(process.hrtime.bigint() - began) / 1e9 };
-}
-
-/** The p50 ratios the CI gate reads; one is absent when its peer did not run at this size. */
-function addRatios(label: string, figures: Figure[]): void {
-  const value = (id: string) => figures.find((f) => f.id === `speed.${label}.${id}`)?.value;
-  const ratios: Array<[string, string, string]> = [
-    ["claw_vector_vs_fullscan", "claw.vector.p50_ms", "fullscan.vector.p50_ms"],
-    ["claw_hybrid_vs_fullscan", "claw.hybrid.p50_ms", "fullscan.vector.p50_ms"],
-    ["claw_keyword_vs_orama", "claw.keyword.p50_ms", "orama.keyword.p50_ms"],
-    ["claw_hybrid_vs_orama", "claw.hybrid.p50_ms", "orama.hybrid.p50_ms"],
-  ];
-  for (const [name, ours, theirs] of ratios) {
-    const a = value(ours);
-    const b = value(theirs);
-    if (a === undefined || b === undefined || b <= 0) continue;
-    figures.push(figure(`speed.${label}.ratio.${name}.p50`, a / b, "ratio", "lower"));
   }
 }

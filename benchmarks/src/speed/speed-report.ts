@@ -1,7 +1,11 @@
-/** The speed suite's charts (p50 latency against corpus size, per engine) and one table per size. */
+/**
+ * The speed suite's charts (p50 latency against corpus size, per engine) and one table per size of
+ * the default corpus's figures; distribution-report.ts shows the other corpora.
+ */
 import type { ChartSeries, ChartSpec, TableSpec } from "../suite.js";
 import type { SizeResult } from "./measure-size.js";
 import { ORAMA_SIMILARITY } from "./orama-engine.js";
+import { CORPUS_PREFIXES } from "./size-figures.js";
 
 interface SeriesSpec {
   name: string;
@@ -34,6 +38,9 @@ const CHARTS: ReadonlyArray<{ id: string; what: string; series: SeriesSpec[] }> 
     series: [
       { name: "claw keyword", id: "claw.keyword.p50_ms" },
       { name: "orama keyword", id: "orama.keyword.p50_ms" },
+      { name: "plain FTS5", id: "plain-fts.keyword.p50_ms" },
+      { name: "claw keyword, common words", id: "common.claw.keyword.p50_ms" },
+      { name: "plain FTS5, common words", id: "common.plain-fts.keyword.p50_ms" },
     ],
   },
 ];
@@ -80,6 +87,12 @@ export function round(value: number): number {
   return Number(value.toFixed(Math.min(digits, 6)));
 }
 
+/** Whether a figure id (after `speed.<size>.`) belongs to one of the extra corpus distributions. */
+function isExtraCorpus(id: string): boolean {
+  return CORPUS_PREFIXES.some((prefix) => prefix !== "" && id.startsWith(prefix));
+}
+
+/** Every figure of the default corpus at one size (the others are in the distribution table). */
 export function speedTable(result: SizeResult): TableSpec {
   const { plan } = result;
   const prefix = `speed.${plan.label}.`;
@@ -88,6 +101,7 @@ export function speedTable(result: SizeResult): TableSpec {
     `RSS includes the suite's own copy of the vectors (${round((plan.size * plan.dimensions * 4) / 2 ** 20)} MB)`,
     `${plan.queries} keyword and ${plan.vectorQueries} vector/hybrid queries after ${plan.warmup} warm-up, top 10`,
     `claw hot cache off, hybrid without keyword early return; ${plan.stores} store() with deferred vectors`,
+    "plain FTS5: the same entries and query terms in a bare FTS5 table",
     `Orama similarity ≥ ${ORAMA_SIMILARITY}`,
     ...result.notes,
     `${result.seconds.toFixed(1)} s`,
@@ -95,7 +109,10 @@ export function speedTable(result: SizeResult): TableSpec {
   return {
     title: `Speed at ${plan.label}`,
     columns: ["figure", "value", "unit", "better"],
-    rows: result.figures.map((f) => [f.id.slice(prefix.length), round(f.value), f.unit, f.better]),
+    rows: result.figures
+      .map((f) => ({ ...f, id: f.id.slice(prefix.length) }))
+      .filter((f) => !isExtraCorpus(f.id))
+      .map((f) => [f.id, round(f.value), f.unit, f.better]),
     note: `${notes.join("; ")}.`,
   };
 }

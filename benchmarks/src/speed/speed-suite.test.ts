@@ -27,6 +27,20 @@ const REQUIRED = [
   "ratio.claw_hybrid_vs_fullscan.p50",
   "ratio.claw_keyword_vs_orama.p50",
   "ratio.claw_hybrid_vs_orama.p50",
+  ...["p50_ms", "p95_ms", "p99_ms"].map((p) => `plain-fts.keyword.${p}`),
+  "ratio.claw_keyword_vs_plain_fts.p50",
+  ...["claw", "plain-fts"].flatMap((e) =>
+    ["p50_ms", "p95_ms", "p99_ms"].map((p) => `common.${e}.keyword.${p}`),
+  ),
+  "common.ratio.claw_keyword_vs_plain_fts.p50",
+  ...["anisotropic", "sparse"].flatMap((d) => [
+    `${d}.claw.vector.p50_ms`,
+    `${d}.claw.vector.p99_ms`,
+    `${d}.claw.vector.recall@10`,
+    `${d}.claw.rss_mb`,
+    `${d}.fullscan.vector.p50_ms`,
+    `${d}.ratio.claw_vector_vs_fullscan.p50`,
+  ]),
 ];
 
 describe("speed suite on a 300-entry corpus", () => {
@@ -47,11 +61,12 @@ describe("speed suite on a 300-entry corpus", () => {
         stores: 20,
         jsScan: true,
         orama: true,
+        distributions: true,
         seed: 11,
       },
       { workDir, log: (m) => logs.push(m) },
     );
-  }, 30_000);
+  }, 60_000);
 
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -78,6 +93,25 @@ describe("speed suite on a 300-entry corpus", () => {
       value("claw.hybrid.p50_ms") / value("orama.hybrid.p50_ms"),
       9,
     );
+    expect(value("common.ratio.claw_keyword_vs_plain_fts.p50")).toBeCloseTo(
+      value("common.claw.keyword.p50_ms") / value("common.plain-fts.keyword.p50_ms"),
+      9,
+    );
+    expect(value("sparse.ratio.claw_vector_vs_fullscan.p50")).toBeCloseTo(
+      value("sparse.claw.vector.p50_ms") / value("sparse.fullscan.vector.p50_ms"),
+      9,
+    );
+  });
+
+  it("reports recall per vector distribution as a share, and no ratio without its peer", () => {
+    const ids = new Set(result.figures.map((f) => f.id));
+    for (const d of ["anisotropic", "sparse"]) {
+      const recall = result.figures.find((f) => f.id === `speed.${LABEL}.${d}.claw.vector.recall@10`);
+      expect(recall?.value).toBeGreaterThan(0);
+      expect(recall?.value).toBeLessThanOrEqual(1);
+      expect(ids.has(`speed.${LABEL}.${d}.ratio.claw_hybrid_vs_fullscan.p50`)).toBe(false);
+    }
+    expect(result.corpusNotes[0]).toMatch(/^common corpus: its top word is in \d+% of entries/);
   });
 
   it("removes its databases and turns results into charts and a table", () => {
@@ -87,6 +121,12 @@ describe("speed suite on a 300-entry corpus", () => {
       "latency-vs-size-vector",
       "latency-vs-size-hybrid",
       "latency-vs-size-keyword",
+      "vector-recall-by-distribution",
+    ]);
+    expect(output.charts[3]?.series.map((s) => [s.name, s.points.map((p) => p.x)])).toEqual([
+      ["clustered", [LABEL]],
+      ["anisotropic", [LABEL]],
+      ["sparse", [LABEL]],
     ]);
     expect(output.charts[0]?.series.map((s) => s.name)).toEqual([
       "claw vector",
@@ -94,14 +134,33 @@ describe("speed suite on a 300-entry corpus", () => {
       "js-scan",
       "orama vector",
     ]);
-    expect(output.tables[0]?.rows.length).toBe(result.figures.length);
+    // The default corpus's figures in the size table, the other corpora in their own table.
+    const extra = result.figures.filter((f) => /^speed\.tiny\.(common|anisotropic|sparse)\./.test(f.id));
+    expect(extra.length).toBeGreaterThan(20);
+    expect(output.tables[0]?.rows.length).toBe(result.figures.length - extra.length);
+    expect(output.tables[1]?.title).toBe(`Speed at ${LABEL} by corpus distribution`);
+    expect(output.tables[1]?.rows.map((r) => r[0])).toEqual([
+      "default: stopwords text, rare queries, clustered vectors",
+      "common text, typed queries",
+      "anisotropic vectors (common text, typed queries)",
+      "sparse vectors (common text, typed queries)",
+    ]);
+    // The common corpus has no vector figures, the vector distributions no keyword ones.
+    expect(output.tables[1]?.rows[1]?.[4]).toBe("–");
+    expect(output.tables[1]?.rows[2]?.[1]).toBe("–");
     expect(logs.some((l) => l.includes("orama"))).toBe(true);
   });
 });
 
 describe("speed profiles", () => {
-  it("run 1k and 10k at 384 dims in ci, up to 1M in full", () => {
+  it("run 1k and 10k at 384 dims in ci, up to 1M in full, 1M with every distribution in large", () => {
     expect(speedSuite.name).toBe("speed");
+    expect(speedSuite.profiles).toEqual(["ci", "full", "large"]);
+    expect(SPEED_PROFILES.ci.every((p) => p.distributions)).toBe(true);
+    expect(SPEED_PROFILES.full.map((p) => p.distributions)).toEqual([true, true, true, false]);
+    expect(
+      SPEED_PROFILES.large.map((p) => [p.label, p.size, p.dimensions, p.distributions, p.orama]),
+    ).toEqual([["1m", 1_000_000, 384, true, false]]);
     expect(SPEED_PROFILES.ci.map((p) => [p.label, p.dimensions])).toEqual([
       ["1k", 384],
       ["10k", 384],

@@ -3,6 +3,7 @@
  * synthetic corpus per size, with latency percentiles, throughput, memory and size figures.
  */
 import type { Profile, Suite, SuiteOutput } from "../suite.js";
+import { distributionTable, recallChart } from "./distribution-report.js";
 import { measureSize, type SizePlan, type SizeResult } from "./measure-size.js";
 import { speedCharts, speedTable } from "./speed-report.js";
 
@@ -19,15 +20,20 @@ function plan(label: string, size: number, dimensions: number, overrides: Partia
     stores: 300,
     jsScan: true,
     orama: true,
+    distributions: true,
     seed: SEED,
     ...overrides,
   };
 }
 
+/** 1M × 384: a full scan costs ~0.7 s a query, so vector queries are fewer, and Orama is left out
+ *  (1M documents with vectors as JS arrays take many GB of heap and minutes to index). */
+const ONE_MILLION: Partial<SizePlan> = { vectorQueries: 50, orama: false };
+
 /**
- * "ci" stays far under two minutes on the project's 2-core machines. "full" adds 100k at 768 dims
- * and 1M at 384: there a full scan costs ~0.7 s a query, so vector queries are fewer, and Orama
- * is left out (1M documents with vectors as JS arrays take many GB of heap and minutes to index).
+ * "ci" stays far under two minutes on the project's 2-core machines, the extra distributions
+ * included. "full" adds 100k at 768 dims and 1M at 384, the distributions up to 100k. "large" is
+ * full's 1M with the distributions (three more 1M imports and scans): run on its own, not in CI.
  */
 export const SPEED_PROFILES: Record<Profile, readonly SizePlan[]> = {
   ci: [plan("1k", 1_000, 384), plan("10k", 10_000, 384)],
@@ -35,23 +41,29 @@ export const SPEED_PROFILES: Record<Profile, readonly SizePlan[]> = {
     plan("1k", 1_000, 768),
     plan("10k", 10_000, 768),
     plan("100k", 100_000, 768),
-    plan("1m", 1_000_000, 384, { vectorQueries: 50, orama: false }),
+    plan("1m", 1_000_000, 384, { ...ONE_MILLION, distributions: false }),
   ],
+  large: [plan("1m", 1_000_000, 384, ONE_MILLION)],
 };
 
 export function speedOutput(results: readonly SizeResult[]): SuiteOutput {
   return {
     figures: results.flatMap((r) => r.figures),
-    charts: speedCharts(results),
-    tables: results.map(speedTable),
+    charts: [
+      ...speedCharts(results),
+      ...(results.some((r) => r.plan.distributions) ? [recallChart(results)] : []),
+    ],
+    tables: results.flatMap((r) => [speedTable(r), ...(r.plan.distributions ? [distributionTable(r)] : [])]),
   };
 }
 
-export const speedSuite: Suite = {
+export const speedSuite: Suite<Profile> = {
   name: "speed",
   description:
     "Latency (p50/p95/p99), import and store() throughput, RSS and database size of claw's SQLite store, " +
-    "against a sqlite-vec full scan, a JavaScript scan and Orama on the same synthetic corpus",
+    "against a sqlite-vec full scan, a JavaScript scan, plain FTS5 and Orama on the same synthetic corpus, " +
+    "plus keyword recall on common words and vector recall on anisotropic and sparse embeddings",
+  profiles: ["ci", "full", "large"],
   async run(ctx) {
     const results: SizeResult[] = [];
     for (const sizePlan of SPEED_PROFILES[ctx.profile]) {

@@ -2,6 +2,8 @@
  * The synthetic corpus's words: English function words at the top ranks (as in real text, where
  * they are about half of all tokens and the query builder drops them) followed by a few thousand
  * generated content words, sampled with a Zipf law so a few terms are common and most are rare.
+ * Without function words the content words take the top ranks themselves: the shape of an agent's
+ * store, where a handful of words ("user", "project") are in most entries.
  */
 import { seededRandom } from "../stats.js";
 
@@ -46,10 +48,17 @@ export function generateContentWords(count: number, seed: number): string[] {
   return found;
 }
 
+export interface VocabularyOptions {
+  /** The Zipf exponent. Default 1. */
+  exponent?: number;
+  /** Function words at the top ranks (default), or content words from rank 1. */
+  functionWords?: boolean;
+}
+
 export interface Vocabulary {
-  /** Words in rank order: function words first, then content words. */
+  /** Words in rank order: function words first (when there are any), then content words. */
   readonly words: readonly string[];
-  /** Index in `words` of the first content word. */
+  /** Index in `words` of the first content word (0 without function words). */
   readonly firstContent: number;
   /** A word rank drawn from the Zipf law (0 = most frequent). */
   sampleRank(random: () => number): number;
@@ -60,17 +69,24 @@ export interface Vocabulary {
 /**
  * Zipf with exponent `exponent` over all ranks. Sampling is a binary search in the cumulative
  * distribution, so drawing a word costs O(log V) and the corpus can be generated lazily per entry.
+ * The content words are the same with or without function words (same seed, same count).
  */
-export function createVocabulary(contentWords: number, seed: number, exponent = 1.0): Vocabulary {
-  const ranked = [...FUNCTION_WORDS, ...generateContentWords(contentWords, seed)];
+export function createVocabulary(
+  contentWords: number,
+  seed: number,
+  options: VocabularyOptions = {},
+): Vocabulary {
+  const exponent = options.exponent ?? 1.0;
+  const functionWords = (options.functionWords ?? true) ? FUNCTION_WORDS : [];
+  const ranked = [...functionWords, ...generateContentWords(contentWords, seed)];
   const cumulative = new Float64Array(ranked.length);
   let total = 0;
   for (let r = 0; r < ranked.length; r++) {
     total += 1 / (r + 1) ** exponent;
     cumulative[r] = total;
   }
-  const firstContent = FUNCTION_WORDS.length;
-  const contentStart = cumulative[firstContent - 1] as number;
+  const firstContent = functionWords.length;
+  const contentStart = firstContent === 0 ? 0 : (cumulative[firstContent - 1] as number);
 
   function rankAt(target: number): number {
     let lo = 0;
