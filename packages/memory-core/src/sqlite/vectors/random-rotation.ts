@@ -136,7 +136,7 @@ function randomOrthogonal(size: number, random: () => number): Float64Array {
 }
 
 /** A small deterministic PRNG: the same seed gives the same rotation in every process. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRotation, rotationWidth } from "./random-rotation.js";
-import { mulberry32 } from "./test-support/vector-sets.js";
+import { createRotation, mulberry32, rotationWidth } from "./random-rotation.js";
 import { blobToEncoded, encodedToBlob, VectorEncoder } from "./vector-encoder.js";
 
 const random = mulberry32(3);

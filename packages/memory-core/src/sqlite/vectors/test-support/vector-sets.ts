@@ -4,6 +4,7 @@
  * texts sit at cosine ≈ 0.6). Each comes with queries made the same way from 3–5 words.
  */
 import type { EmbeddingProvider } from "@claw/memory-api";
+import { mulberry32 } from "../random-rotation.js";
 
 export interface VectorSet {
   dimensions: number;
@@ -135,15 +136,4 @@ function hash32(x: number): number {
 
 function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-}
-
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
