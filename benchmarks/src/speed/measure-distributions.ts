@@ -14,18 +14,14 @@ import { createJsScan, overlapWithTies } from "./js-scan-engine.js";
 import { createPlainFts } from "./plain-fts-engine.js";
 import { createPrecomputedEmbeddings } from "./precomputed-embeddings.js";
 import type { SizeFigures } from "./size-figures.js";
+import type { SizePlan } from "./size-plan.js";
 import { timeQueries } from "./time-queries.js";
 
 /** What a distribution measurement needs of the size plan. */
-export interface DistributionPlan {
-  label: string;
-  size: number;
-  dimensions: number;
-  queries: number;
-  vectorQueries: number;
-  warmup: number;
-  seed: number;
-}
+export type DistributionPlan = Pick<
+  SizePlan,
+  "label" | "size" | "dimensions" | "queries" | "vectorQueries" | "warmup" | "seed"
+>;
 
 /** The vector distributions measured beside the default `clustered` one. */
 export const EXTRA_VECTOR_DISTRIBUTIONS: readonly VectorDistribution[] = ["anisotropic", "sparse"];

@@ -4,7 +4,8 @@
  */
 import type { Profile, Suite, SuiteOutput } from "../suite.js";
 import { distributionTable, recallChart } from "./distribution-report.js";
-import { measureSize, type SizePlan, type SizeResult } from "./measure-size.js";
+import { measureSize, type SizeResult } from "./measure-size.js";
+import type { SizePlan } from "./size-plan.js";
 import { speedCharts, speedTable } from "./speed-report.js";
 
 const SEED = 20_261_121;

@@ -14,8 +14,8 @@ export function porterStem(word: string): string {
   const b = step1b(w);
   w = b.removed ? step1bTidy(b.word) : b.word;
   if (w.endsWith("y") && hasVowel(w, w.length - 1)) w = `${w.slice(0, -1)}i`;
-  w = replaceSuffix(w, STEP2, 0);
-  w = replaceSuffix(w, STEP3, 0);
+  w = replaceSuffix(w, STEP2);
+  w = replaceSuffix(w, STEP3);
   w = step4(w);
   if (w.endsWith("e")) {
     const stem = w.length - 1;
@@ -129,13 +129,9 @@ const STEP4 = [
 
 /**
  * Replaces the longest listed suffix the word ends with when the rest measures more than
- * `minMeasure`; a longest suffix whose condition fails stops the step (no shorter one is tried).
+ * 0 (steps 2 and 3); a longest suffix whose condition fails stops the step (no shorter one is tried).
  */
-function replaceSuffix(
-  w: string,
-  rules: ReadonlyArray<readonly [string, string]>,
-  minMeasure: number,
-): string {
+function replaceSuffix(w: string, rules: ReadonlyArray<readonly [string, string]>): string {
   let best: readonly [string, string] | null = null;
   for (const rule of rules) {
     if (
@@ -147,7 +143,7 @@ function replaceSuffix(
   }
   if (best === null) return w;
   const stem = w.length - best[0].length;
-  return measure(w, stem) > minMeasure ? w.slice(0, stem) + best[1] : w;
+  return measure(w, stem) > 0 ? w.slice(0, stem) + best[1] : w;
 }
 
 function step4(w: string): string {

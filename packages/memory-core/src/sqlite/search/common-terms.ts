@@ -21,6 +21,8 @@ export interface TermPlan {
   dropped: string[];
   /** Even the rarest term alone matches more entries than the budget. */
   overBudget: boolean;
+  /** The highest rowid of the store: the dropped terms fill up among the budget's newest. */
+  newestRowid: number;
 }
 
 /**
@@ -34,7 +36,11 @@ export function planTerms(
   terms: readonly string[],
   budget = DEFAULT_KEYWORD_BUDGET,
 ): TermPlan {
-  if (terms.length < 2 || budget <= 0) return { kept: [...terms], dropped: [], overBudget: false };
+  // Rowids never exceed the highest one: a store that small ranks fewer matches than the budget
+  // whatever its terms, and needs no vocabulary lookups.
+  const newestRowid = (statements.get("SELECT max(rid) FROM memories").pluck().get() as number | null) ?? 0;
+  const all = { kept: [...terms], dropped: [], overBudget: false, newestRowid };
+  if (terms.length < 2 || budget <= 0 || newestRowid <= budget) return all;
   const documents = termDocuments(statements, terms);
   const byCost = [...terms].sort((a, b) => (documents.get(a) ?? 0) - (documents.get(b) ?? 0));
   const kept = new Set<string>();
@@ -49,6 +55,7 @@ export function planTerms(
     kept: terms.filter((term) => kept.has(term)),
     dropped: byCost.filter((term) => !kept.has(term)).reverse(),
     overBudget: cost > budget,
+    newestRowid,
   };
 }
 

@@ -42,18 +42,23 @@ describe("a keyword query ranks at most its budget of matching entries", () => {
         kept: ["zebra"],
         dropped: ["users"],
         overBudget: false,
+        newestRowid: 2000,
       });
       expect(planTerms(statements, ["users", "projects", "zebra"], 1200)).toEqual({
         kept: ["projects", "zebra"],
         dropped: ["users"],
         overBudget: false,
+        newestRowid: 2000,
       });
       // The rarest term alone is over the budget: it stays, and the plan says so.
       expect(planTerms(statements, ["users", "projects"], 500)).toEqual({
         kept: ["projects"],
         dropped: ["users"],
         overBudget: true,
+        newestRowid: 2000,
       });
+      // A store no larger than the budget ranks every match, however often its terms repeat.
+      expect(planTerms(statements, ["users", "projects"], 2500).dropped).toEqual([]);
       // Within the budget, or with the budget off (0), nothing is dropped.
       expect(planTerms(statements, ["users", "zebra"], 5000).dropped).toEqual([]);
       expect(planTerms(statements, ["users", "zebra"], 0).dropped).toEqual([]);

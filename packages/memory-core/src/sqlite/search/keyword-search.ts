@@ -28,7 +28,7 @@ export function keywordSearch(
 ): KeywordHit[] {
   const terms = ftsTermsOf(query);
   if (terms.length === 0) return [];
-  const { kept, dropped, overBudget } = planTerms(statements, terms, budget);
+  const { kept, dropped, overBudget, newestRowid } = planTerms(statements, terms, budget);
   const exact = orOf(kept, false);
   // Even the rarest term is over the budget: the entries holding every term are fewer and the
   // best answers; the rarest term's own matches fill up when they are too few.
@@ -44,8 +44,7 @@ export function keywordSearch(
   if (hits.length >= limit || dropped.length === 0) return hits.slice(0, limit);
   // The terms kept found too few: the dropped ones fill up, ranked among the newest entries only
   // (a budget's worth of rowids), as ranking them over the whole store is what the budget avoids.
-  const newest = statements.get("SELECT max(rid) FROM memories").pluck().get() as number | null;
-  const after = Math.max(0, (newest ?? 0) - budget);
+  const after = Math.max(0, newestRowid - budget);
   const fill = matchFts(statements, orOf(dropped, false), filter, limit, after);
   return byCoverage(merged(hits, fill), terms).slice(0, limit);
 }
