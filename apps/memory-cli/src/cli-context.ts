@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Logger, Memory, TextGenerator } from "@claw/memory-api";
-import { MemoryError } from "@claw/memory-api";
 import type { MemoryConfig } from "@claw/memory-core";
 import type { CliDeps } from "./cli-deps.js";
 import { UsageError } from "./exit-codes.js";
@@ -107,14 +106,10 @@ export class CliContext {
       logger: this.logger,
       plugins: [lifecyclePlugin()],
       importModule: this.deps.importModule,
+      // A command must not report success for writes that went nowhere (a NoneMemory): the
+      // reason the store did not open is the command's one error.
+      onOpenFailure: "throw",
     });
-    // A library degrades to NoneMemory when the store cannot open; a command must not report
-    // success for writes that went nowhere.
-    if (this.opened.name === "none" && config.memory.backend !== "none") {
-      const reason = (await this.opened.status()).warnings?.[0] ?? "the store could not be opened";
-      await this.close();
-      throw new MemoryError("STORAGE", reason);
-    }
     return this.opened;
   }
 

@@ -1,7 +1,9 @@
 import { EventEmitter } from "node:events";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Environment } from "@claw/memory-core";
 import { describe, expect, it } from "vitest";
+import { closedPort } from "../../../packages/memory-postgres/src/test-support/closed-port.js";
 import { type MainIo, main } from "./main.js";
 import { tempWorkspace } from "./test-support/server-harness.js";
 
@@ -57,6 +59,23 @@ describe("claw-memory-server (main)", () => {
     expect(open.err.join("")).toMatch(
       /^error: server\.host: refusing to listen on 0\.0\.0\.0 without a token/,
     );
+  });
+
+  it("exits 1 with one error line when its PostgreSQL server cannot be reached", async () => {
+    const port = await closedPort();
+    const ws = tempWorkspace();
+    writeFileSync(
+      join(ws, "claw-memory.toml"),
+      '[memory]\nbackend = "postgres"\nembedding_provider = "none"\n',
+    );
+    const { io, out, err } = fakeIo({ CLAW_MEMORY_PG_URL: `postgres://claw:s3cret@127.0.0.1:${port}/claw` });
+    expect(await main(["--workspace", ws, "--port", "0"], io)).toBe(1);
+    expect(out).toEqual([]);
+    expect(err.join("").split("\n")).toEqual([
+      `error: cannot connect to PostgreSQL at postgres://claw:***@127.0.0.1:${port}/claw ` +
+        `(connect ECONNREFUSED 127.0.0.1:${port}): is the server running and reachable?`,
+      "",
+    ]);
   });
 
   it("prints the usage with --help", async () => {

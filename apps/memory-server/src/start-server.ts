@@ -101,14 +101,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     logger,
     plugins: [lifecyclePlugin()],
     importModule,
+    // Serving a NoneMemory would accept writes and keep nothing: refuse to start instead.
+    onOpenFailure: "throw",
   });
-
-  // Serving a NoneMemory would accept writes and keep nothing: refuse to start instead.
-  if (memory.name === "none" && config.memory.backend !== "none") {
-    const reason = (await memory.status()).warnings?.[0] ?? "the store could not be opened";
-    await memory.close();
-    throw new MemoryError("STORAGE", reason);
-  }
   const pool = await startRecallPool({
     size: options.recallWorkers ?? config.server.recallWorkers,
     workspaceDir,

@@ -5,6 +5,7 @@ import { PostgresMemory } from "@claw/memory-postgres";
 import { servePglite } from "@claw/memory-postgres/pglite-server";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
+import pg from "pg";
 import { createCorpus } from "../speed/corpus.js";
 import { percentile } from "../stats.js";
 import { type Figure, figure, type Suite, type SuiteOutput } from "../suite.js";
@@ -49,6 +50,24 @@ async function measure(
   return { importPerS, keyword, hybrid, store };
 }
 
+/** Closes every backend (the server's schema dropped) even when another fails to; rethrows the first failure. */
+async function closeAll(backends: Backend[]): Promise<void> {
+  const closed = await Promise.allSettled(backends.map((backend) => backend.close()));
+  const failed = closed.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
+}
+
+/** Drops a schema the suite made on a real server, with everything in it. */
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * The PostgreSQL backend beside SQLite on the same corpus, queries and embedder (a 64-dim hashing
  * embedder, so both run offline): PGlite (embedded PostgreSQL + pgvector over a loopback socket)
@@ -90,7 +109,8 @@ export const postgresSuite: Suite = {
       backends.push({
         name: "server",
         open: (embeddings) => PostgresMemory.open({ url: serverUrl, schema, settings, embeddings }),
-        close: async () => {},
+        // The server is not ours: nothing of the run stays there.
+        close: () => dropSchema(serverUrl, schema),
       });
     }
 
@@ -115,7 +135,7 @@ export const postgresSuite: Suite = {
         }
       }
     } finally {
-      for (const backend of backends) await backend.close();
+      await closeAll(backends);
     }
     const sqlite = results.get("sqlite");
     for (const name of ["pglite", "server"]) {

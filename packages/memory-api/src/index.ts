@@ -60,4 +60,12 @@ export type {
   RecallOptions,
   StoreOptions,
 } from "./memory-options.js";
+export type {
+  JsonValue,
+  Metadata,
+  WhereCondition,
+  WhereFilter,
+  WhereOperators,
+  WhereScalar,
+} from "./metadata.js";
 export type { MemoryPlugin, PluginContext } from "./plugin.js";

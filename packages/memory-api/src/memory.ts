@@ -23,6 +23,8 @@ export interface MemoryStatus {
   /** How vectors are searched: an index extension (sqlite-vec, pgvector), in JavaScript, or not at all. */
   vector: "sqlite-vec" | "pgvector" | "js" | "none";
   fts: boolean;
+  /** What runs full-text search when `fts` is on, e.g. "sqlite fts5" or "postgres tsvector (english)". */
+  ftsEngine?: string;
   schemaVersion: number;
   sizeBytes?: number;
   /** Why this store runs degraded (e.g. NoneMemory fallback, sqlite-vec missing). */

@@ -1,5 +1,5 @@
 import type { Memory, MemoryPlugin } from "@claw/memory-api";
-import { isMemoryError } from "@claw/memory-api";
+import { isMemoryError, MemoryError } from "@claw/memory-api";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { type CreateMemoryOptions, createMemory } from "./create-memory.js";
 import { createHashingEmbeddingProvider } from "./embedding/hashing-embedding-provider.js";
@@ -105,5 +105,42 @@ describe('createMemory with backend = "postgres"', () => {
       "PostgreSQL could not be opened (connect ECONNREFUSED 10.0.0.5:5432): running without memory (NoneMemory)",
     ]);
     expect((await memory.status()).warnings).toEqual(logger.warnings);
+  });
+
+  it('onOpenFailure "throw" (the apps) rejects with the store\'s own error and logs nothing', async () => {
+    const logger = capturingLogger();
+    const refused = new MemoryError(
+      "UNAVAILABLE",
+      "cannot connect to PostgreSQL at postgres://db.internal:5432/claw",
+    );
+    const error = await createMemory({
+      workspaceDir: tempDir(),
+      config: postgresConfig,
+      logger,
+      onOpenFailure: "throw",
+      importModule: async () => ({
+        openPostgresMemory: async () => {
+          throw refused;
+        },
+      }),
+    }).catch((e: unknown) => e);
+    expect(error).toBe(refused);
+    expect(logger.warnings).toEqual([]);
+  });
+
+  it('onOpenFailure "throw": a failure that is not a MemoryError becomes STORAGE saying what failed', async () => {
+    const error = await createMemory({
+      workspaceDir: tempDir(),
+      config: postgresConfig,
+      onOpenFailure: "throw",
+      importModule: async () => ({
+        openPostgresMemory: async () => {
+          throw new Error("socket hang up");
+        },
+      }),
+    }).catch((e: unknown) => e);
+    expect(isMemoryError(error, "STORAGE") && error.message).toBe(
+      "PostgreSQL could not be opened: socket hang up",
+    );
   });
 });

@@ -272,6 +272,21 @@ describe("createMemory: when SQLite cannot open", () => {
     expect(isMemoryError(error, "STORAGE"), String(error)).toBe(true);
     expect(logger.warnings).toEqual([]);
   });
+
+  it('onOpenFailure "throw" (the apps) rejects with why, instead of a NoneMemory, logging nothing', async () => {
+    const logger = capturingLogger();
+    const workspaceDir = unusableWorkspace();
+    const error = await createMemory({
+      workspaceDir,
+      config: { embeddingProvider: "none" },
+      logger,
+      onOpenFailure: "throw",
+    }).catch((e: unknown) => e);
+
+    expect(isMemoryError(error, "STORAGE")).toBe(true);
+    expect((error as Error).message.startsWith(`cannot create the workspace ${workspaceDir}: `)).toBe(true);
+    expect(logger.warnings).toEqual([]);
+  });
 });
 
 describe("createMemory: embedding providers", () => {

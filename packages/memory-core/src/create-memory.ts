@@ -29,6 +29,12 @@ export interface CreateMemoryOptions {
   logger?: Logger;
   /** Throw instead of falling back to NoneMemory or keyword-only. */
   strict?: boolean;
+  /**
+   * When the store cannot be opened: "none" (the default) runs on a NoneMemory and logs one
+   * warning; "throw" rejects with the reason instead, logging nothing (the apps, which must not
+   * report writes that went nowhere). `strict` implies "throw".
+   */
+  onOpenFailure?: "none" | "throw";
   plugins?: ClawPlugin[];
   /** How provider packages are loaded; apps pass `(s) => import(s)` so resolution starts from them. */
   importModule?: ModuleImporter;
@@ -103,8 +109,8 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<C
     } catch (error) {
       // A provider this function created is released with the store it was made for.
       if (options.embeddings === undefined) await embeddings?.close?.();
-      if (options.strict) throw error;
       const what = postgres ? "PostgreSQL could not be opened" : `SQLite could not open ${dbPath}`;
+      if (options.strict || options.onOpenFailure === "throw") throw openFailure(error, what);
       const reason = `${what} (${(error as Error).message}): running without memory (NoneMemory)`;
       logger.warn(reason);
       memory = new NoneMemory(reason, beforeClose, context) as ConfiguredMemory;
@@ -145,6 +151,12 @@ function makeWorkspace(workspaceDir: string): void {
       },
     );
   }
+}
+
+/** Why the store did not open: its MemoryError as it is, anything else as STORAGE saying what failed. */
+function openFailure(error: unknown, what: string): unknown {
+  if (isMemoryError(error)) return error;
+  return new MemoryError("STORAGE", `${what}: ${(error as Error).message}`, { cause: error });
 }
 
 /** The memory an engine opened, carrying `context` (given to an engine that did not take it). */

@@ -55,6 +55,8 @@ export {
   type MemoryContext,
   memoryContextOf,
 } from "./memory-context.js";
+export { MAX_METADATA_BYTES, metadataOf } from "./metadata/metadata-value.js";
+export { MAX_WHERE_CONDITIONS, MAX_WHERE_VALUES, whereOf } from "./metadata/where-filter.js";
 export {
   type MigrateMemoryOptions,
   type MigrateMemoryReport,
@@ -93,4 +95,5 @@ export {
   tokenizeWords,
 } from "./text/tokenizer.js";
 export { parseTimestamp } from "./timestamps.js";
+export { uuidV7 } from "./uuid-v7.js";
 export * as inputChecks from "./validate-input.js";

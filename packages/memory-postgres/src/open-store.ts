@@ -8,6 +8,7 @@ import { bumpChanges } from "./db/change-stamp.js";
 import { migrate, withSchemaLock } from "./db/migrate.js";
 import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
+import { createTableAnalyzer, type TableAnalyzer } from "./db/table-analyzer.js";
 import { postgresVectorRows } from "./embedding/claims.js";
 import { createEmbeddingCache } from "./embedding/embedding-cache.js";
 import { applyFingerprint } from "./embedding/fingerprint.js";
@@ -42,6 +43,8 @@ export interface StoreParts {
   rows: VectorRows;
   /** Why the store runs degraded, for status(). */
   warnings: string[];
+  /** Keeps the planner's statistics current after bulk changes. */
+  analyzer: TableAnalyzer;
 }
 
 /**
@@ -63,23 +66,27 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       if (provider === null) return { schemaVersion, vectors: null };
       const pgvector = await loadPgvector(client);
       if (pgvector.reason !== undefined) warnings.push(pgvector.reason);
-      const vectors = vectorSearchFor(pgvector.schema, provider.dimensions);
+      const { search: vectors, unindexed } = vectorSearchFor(pgvector, provider.dimensions);
+      if (unindexed !== undefined) warnings.push(unindexed);
       await applyFingerprint(client, names, provider, options.logger);
       await ensureHnswIndex(client, names, vectors);
       return { schemaVersion, vectors };
     });
-    if (opened.vectors?.kind === "pgvector" && ownsPool) {
-      // pgvector ≥ 0.8 keeps scanning the HNSW graph until a filtered query has enough rows.
-      pool.on("connect", (client) => {
-        // A pgvector without the setting keeps its default scan.
-        client.query("SET hnsw.iterative_scan = 'relaxed_order'").catch(() => {});
-      });
-    }
-    const rows = postgresVectorRows(
+    const analyzer = createTableAnalyzer(db, names, options.logger);
+    const claims = postgresVectorRows(
       db,
       names,
       options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs,
     );
+    // A backfill gives many rows their vector: the planner must learn that they have one.
+    const rows: VectorRows = {
+      ...claims,
+      async write(jobs, vectors) {
+        const written = await claims.write(jobs, vectors);
+        await analyzer.changed(written);
+        return written;
+      },
+    };
     const worker =
       provider === null
         ? null
@@ -102,7 +109,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
         "embedding_batch_api is not supported by the postgres backend: backfill uses normal requests",
       );
     }
-    return { pool, ownsPool, db, names, ...opened, worker, rows, warnings };
+    return { pool, ownsPool, db, names, ...opened, worker, rows, warnings, analyzer };
   } catch (error) {
     // The error that brought us here is the one to report; the pool's sockets close with the process.
     if (ownsPool) await pool.end().catch(() => {});

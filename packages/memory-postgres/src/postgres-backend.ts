@@ -1,7 +1,7 @@
 // PostgreSQL + pgvector as a MemoryBackend, for several servers sharing one store. Database
 // failures surface as STORAGE (storageError); the shared change counter keeps every server's
 // recall cache honest.
-import type { MemoryBackend } from "@claw/memory-api";
+import type { Logger, MemoryBackend } from "@claw/memory-api";
 import { createBackendEmbedder } from "@claw/memory-core";
 import { bumpChanges, readChanges } from "./db/change-stamp.js";
 import { inTransaction, storageError } from "./db/pool.js";
@@ -24,6 +24,9 @@ export interface PostgresBackendOptions {
   newId: () => string;
   /** Adds this server's listener for vectors it wrote (openStore's onVectorsWritten calls them). */
   listeners: Array<() => void>;
+  /** Between sweeps for rows left without a vector whose lease ran out (0 = none). */
+  sweepMs: number;
+  logger: Logger;
 }
 
 export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<PgEntryRow> {
@@ -39,7 +42,19 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       throw storageError(error);
     }
   }
-  const embedder = parts.worker === null ? null : createBackendEmbedder(parts.worker, parts.rows);
+  /** Counts deleted rows for the planner's statistics; returns how many. */
+  const analyzed = async (deleted: number) => {
+    await parts.analyzer.changed(deleted);
+    return deleted;
+  };
+  const embedder =
+    parts.worker === null
+      ? null
+      : createBackendEmbedder(parts.worker, parts.rows, {
+          sweep: { intervalMs: options.sweepMs, logger: options.logger },
+          // A backfill (a reindex's too) gives many rows their vector: the planner must know.
+          afterBackfill: () => parts.analyzer.settle(),
+        });
 
   return {
     name: "postgres",
@@ -54,14 +69,15 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
           return writeEntries(tx, writes, writeOptions);
         }),
       );
+      await parts.analyzer.changed(written.length + removals.length);
       return written.map(({ row, hash, missingVector }) => ({
         entry: rowToEntry(row),
         job: missingVector ? { rid: row.rid, namespace: row.namespace, hash, content: row.content } : null,
       }));
     },
-    deleteRefs: (refs) => db((d) => deleteRefs(d, names, refs, textSearchConfig)),
-    deleteNamespace: (namespace) => db((d) => deleteNamespace(d, names, namespace)),
-    deleteSession: (sessionId) => db((d) => deleteSession(d, names, sessionId)),
+    deleteRefs: (refs) => db((d) => deleteRefs(d, names, refs, textSearchConfig).then(analyzed)),
+    deleteNamespace: (namespace) => db((d) => deleteNamespace(d, names, namespace).then(analyzed)),
+    deleteSession: (sessionId) => db((d) => deleteSession(d, names, sessionId).then(analyzed)),
 
     get: (namespace, key) => db((d) => read.getEntry(d, names, namespace, key)),
     list: (filter, limit, offset) => db((d) => read.listEntries(d, names, filter, limit, offset)),

@@ -1,11 +1,11 @@
 // The same Memory on PostgreSQL + pgvector: the façade (createBackendMemory) over postgresBackend.
-import { randomUUID } from "node:crypto";
 import { MemoryError, silentLogger } from "@claw/memory-api";
 import {
   type BackendMemory,
   inputChecks as check,
   createBackendMemory,
   DEFAULT_CONFIG,
+  uuidV7,
 } from "@claw/memory-core";
 import { storageError } from "./db/pool.js";
 import { openStore } from "./open-store.js";
@@ -34,7 +34,7 @@ export const PostgresMemory = {
     const poolMax = check.limitOf(options.poolMax, "poolMax", DEFAULT_POOL_MAX, 10_000);
     const logger = options.logger ?? silentLogger;
     const now = options.now ?? (() => new Date());
-    const newId = options.newId ?? randomUUID;
+    const newId = options.newId ?? uuidV7;
     const textSearchConfig = options.textSearchConfig ?? DEFAULT_TEXT_SEARCH_CONFIG;
     const provider = options.embeddings ?? null;
     const listeners: Array<() => void> = [];
@@ -65,6 +65,8 @@ export const PostgresMemory = {
       sessionContextWeight: settings.sessionContextWeight,
       newId,
       listeners,
+      sweepMs: settings.embeddingSweepMs,
+      logger,
     });
     return createBackendMemory(backend, { ...options, settings, logger, now, newId });
   },

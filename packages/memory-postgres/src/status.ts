@@ -14,16 +14,25 @@ export interface StatusSources {
   schemaVersion: number;
 }
 
+interface StatusRow {
+  entries: number;
+  namespaces: number;
+  missing: number;
+  bytes: number;
+  text_search_config: string | null;
+}
+
 /** What status() reports for a PostgreSQL store: counts, sizes and the embedding state (the façade adds why it degrades). */
 export async function readStatus(sources: StatusSources): Promise<MemoryStatus> {
   const { db, names, worker } = sources;
-  const { rows } = await db.query<{ entries: number; namespaces: number; missing: number; bytes: number }>(
+  const { rows } = await db.query<StatusRow>(
     `SELECT count(*) AS entries, count(DISTINCT namespace) AS namespaces,
        count(*) FILTER (WHERE embedding IS NULL) AS missing,
-       pg_total_relation_size('${names.memories}') + pg_total_relation_size('${names.cache}') AS bytes
+       pg_total_relation_size('${names.memories}') + pg_total_relation_size('${names.cache}') AS bytes,
+       (SELECT value FROM ${names.meta} WHERE key = 'text_search_config') AS text_search_config
      FROM ${names.memories}`,
   );
-  const counts = rows[0] as { entries: number; namespaces: number; missing: number; bytes: number };
+  const counts = rows[0] as StatusRow;
   const provider = worker?.provider;
   const pending = worker?.pending ?? 0;
   const status: MemoryStatus = {
@@ -38,6 +47,8 @@ export async function readStatus(sources: StatusSources): Promise<MemoryStatus> 
       : null,
     vector: provider && sources.vectors ? sources.vectors.kind : "none",
     fts: true,
+    // The configuration the index was built with (applied at open), beside 'simple'.
+    ftsEngine: `postgres tsvector (${counts.text_search_config ?? "simple"})`,
     schemaVersion: sources.schemaVersion,
     sizeBytes: Number(counts.bytes),
   };

@@ -10,9 +10,17 @@ describe("maintenance commands", () => {
     const ws = tempWorkspace();
     await runInProcess(["-w", ws, "store", "a", "alpha"]);
     const json = JSON.parse((await runInProcess(["-w", ws, "--json", "status"])).stdout);
-    expect(json).toMatchObject({ workspace: ws, backend: "sqlite", entries: 1, namespaces: 1, fts: true });
+    expect(json).toMatchObject({
+      workspace: ws,
+      backend: "sqlite",
+      entries: 1,
+      namespaces: 1,
+      fts: true,
+      ftsEngine: "sqlite fts5",
+    });
     const text = (await runInProcess(["-w", ws, "status"])).stdout;
     expect(text).toMatch(/^entries\s+1$/m);
+    expect(text.split("\n")).toContain("full-text        sqlite fts5");
     expect(text).toMatch(/^embeddings\s+none \(keyword-only/m);
     expect(json.refusedFiles).toEqual([]);
   });

@@ -35,10 +35,7 @@ export async function statusCommand(ctx: CliContext, opts: { deep?: boolean } = 
         ["vector search", status.vector],
         ["missing vectors", String(status.missingEmbeddings)],
         ["pending vectors", String(status.pendingEmbeddings)],
-        [
-          "full-text",
-          status.fts ? (status.backend === "postgres" ? "tsvector (PostgreSQL)" : "fts5") : "off",
-        ],
+        ["full-text", status.fts ? (status.ftsEngine ?? "on") : "off"],
         ["schema", `v${status.schemaVersion}`],
         ...(deep === undefined
           ? []

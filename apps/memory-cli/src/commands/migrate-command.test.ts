@@ -1,14 +1,23 @@
-import { describe, expect, it, onTestFinished } from "vitest";
-// The PostgreSQL test database of @claw/memory-postgres: PGlite + pgvector behind a loopback socket.
-import { startPglite } from "../../../../packages/memory-postgres/src/test-support/test-database.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+// The PostgreSQL test databases of @claw/memory-postgres: PGlite + pgvector behind a loopback
+// socket, and the server CLAW_MEMORY_PG_URL names when it is set.
+import { forEachTestDatabase } from "../../../../packages/memory-postgres/src/test-support/test-database.js";
 import { runInProcess, tempWorkspace } from "../test-support/cli-harness.js";
 
-describe("migrate", () => {
-  it("copies a SQLite workspace to PostgreSQL and back, and a second run copies nothing", async () => {
-    const database = await startPglite();
-    onTestFinished(() => database.close());
-    const env = { CLAW_MEMORY_PG_URL: database.url };
-    const ws = tempWorkspace();
+/** A workspace whose PostgreSQL tables go in `schema` (dropped with the test database). */
+function workspaceIn(schema: string): string {
+  const ws = tempWorkspace();
+  writeFileSync(join(ws, "claw-memory.toml"), `[postgres]\nschema = "${schema}"\n`);
+  return ws;
+}
+
+forEachTestDatabase((database) => {
+  it("migrate copies a SQLite workspace to PostgreSQL and back, and a second run copies nothing", async () => {
+    const schema = database().newSchema();
+    const env = { CLAW_MEMORY_PG_URL: database().url };
+    const ws = workspaceIn(schema);
     const lines = Array.from({ length: 1200 }, (_, i) =>
       JSON.stringify({ key: `k${i}`, content: `note ${i} about the garden`, namespace: i % 2 ? "a" : "b" }),
     );
@@ -40,7 +49,7 @@ describe("migrate", () => {
     );
     expect(JSON.parse(again.stdout)).toMatchObject({ copied: 0, skipped: 1200 });
 
-    const back = tempWorkspace();
+    const back = workspaceIn(schema);
     const home = await runInProcess(
       ["-w", back, "--json", "migrate", "--from", "postgres", "--to", "sqlite"],
       { env },
@@ -51,7 +60,9 @@ describe("migrate", () => {
     const sortLines = (text: string) => text.trimEnd().split("\n").sort();
     expect(sortLines(exported)).toEqual(sortLines(original));
   }, 120_000);
+});
 
+describe("migrate", () => {
   it("needs a PostgreSQL URL and two different backends (exit 2)", async () => {
     const ws = tempWorkspace();
     const noUrl = await runInProcess(["-w", ws, "migrate", "--from", "sqlite", "--to", "postgres"]);

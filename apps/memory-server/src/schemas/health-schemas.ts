@@ -44,6 +44,9 @@ export const statusSchema = {
       embeddingUnavailableReason: Type.Optional(Type.String()),
       vector: Type.String(),
       fts: Type.Boolean(),
+      ftsEngine: Type.Optional(
+        Type.String({ description: 'e.g. "sqlite fts5", "postgres tsvector (english)"' }),
+      ),
       schemaVersion: Type.Integer(),
       sizeBytes: Type.Optional(Type.Integer()),
       warnings: Type.Optional(Type.Array(Type.String())),

@@ -105,6 +105,11 @@ export const memorySettingsSchema = z.strictObject(
     embeddingBatchApiPollMs: positiveInteger().default(30_000),
     /** A job not finished after this long is cancelled and counts as failed. Default 24 h. */
     embeddingBatchApiTimeoutMs: positiveInteger().default(86_400_000),
+    /**
+     * Between two sweeps for entries left without a vector that nobody is embedding (a process
+     * killed before its queued jobs ran, a lease that ran out); 0 = no sweeping.
+     */
+    embeddingSweepMs: nonNegativeInteger().default(60_000),
     backfillOnStartup: flag().default(false),
     /** Who answers the curator: "auto" (the first hosted provider with a key), "openai",
      *  "openrouter", "gemini" or "custom:<url>"; "none" disables curation. */

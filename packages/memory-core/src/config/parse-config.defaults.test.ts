@@ -26,6 +26,7 @@ describe("parseConfig defaults", () => {
       embeddingTimeoutMs: 30000,
       embeddingMaxRetries: 4,
       embeddingRetryDeadlineMs: 60_000,
+      embeddingSweepMs: 60_000,
       embeddingBatchApi: false,
       embeddingBatchApiMinEntries: 1000,
       embeddingBatchApiMaxFailures: 2,

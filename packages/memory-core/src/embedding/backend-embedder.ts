@@ -1,8 +1,9 @@
 // The façade's view of a backend's embedding machinery (BackendEmbedder): the embedding worker,
 // and the backfill of whatever still lacks a vector, stopped between batches when the store closes.
-import type { BackendEmbedder } from "@claw/memory-api";
+import type { BackendEmbedder, Logger } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { EmbeddingWorker, VectorRows } from "./embedding-worker.js";
+import { startMissingSweep } from "./missing-sweep.js";
 import { settleWithin } from "./settle-within.js";
 
 type Progress = (done: number, total: number) => void;
@@ -16,6 +17,13 @@ export interface BackendEmbedderOptions {
     backfill(normal: (onProgress?: Progress) => Promise<number>, onProgress?: Progress): Promise<number>;
     abort(): void;
   };
+  /**
+   * Embeds, every `intervalMs` (0 = never), rows left without a vector that nobody is embedding
+   * (missing-sweep.ts), `batchSize` at a time.
+   */
+  sweep?: { intervalMs: number; batchSize?: number; logger: Logger };
+  /** Runs after every backfill and sweep, failed or not (PostgreSQL: refresh the planner's statistics). */
+  afterBackfill?: () => Promise<void>;
 }
 
 export function createBackendEmbedder(
@@ -36,8 +44,34 @@ export function createBackendEmbedder(
       return await work;
     } finally {
       running.delete(work);
+      await options.afterBackfill?.();
     }
   }
+
+  const sweep =
+    options.sweep === undefined
+      ? null
+      : startMissingSweep({
+          intervalMs: options.sweep.intervalMs,
+          logger: options.sweep.logger,
+          busy: () => running.size > 0 || worker.pending > 0,
+          sweep: async () => {
+            const after = await rows.sweepAfter();
+            const size = options.sweep?.batchSize ?? 64;
+            const work = backfillMissing(worker, rows, size, undefined, closed.signal, after);
+            running.add(work);
+            try {
+              return await work;
+            } catch (error) {
+              // Closing stops a sweep between batches; that is not a failure to report.
+              if (closed.signal.aborted) return 0;
+              throw error;
+            } finally {
+              running.delete(work);
+              await options.afterBackfill?.();
+            }
+          },
+        });
 
   return {
     get provider() {
@@ -56,6 +90,7 @@ export function createBackendEmbedder(
     backfill,
     flush: () => worker.flush(),
     async stopBackfill(timeoutMs) {
+      sweep?.stop();
       closed.abort();
       options.backfillWith?.abort();
       await settleWithin(running, timeoutMs);
@@ -77,11 +112,13 @@ export async function backfillMissing(
   batchSize: number,
   onProgress?: Progress,
   closed?: AbortSignal,
+  from = 0,
 ): Promise<number> {
-  const total = await rows.countMissing();
+  // Counted only for progress: a sweep of a large store should not count it every minute.
+  const total = onProgress === undefined ? 0 : await rows.countMissing();
   let done = 0;
   let written = 0;
-  for (let after = 0; ; ) {
+  for (let after = from; ; ) {
     if (closed?.aborted) throw new MemoryError("UNAVAILABLE", "the memory was closed during a backfill");
     const batch = await worker.embedMissing(batchSize, after);
     if (batch.claimed === 0) return written;

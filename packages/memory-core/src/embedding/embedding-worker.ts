@@ -27,6 +27,11 @@ export interface VectorRows {
   release(claimed: readonly EmbedJob[]): Promise<void>;
   /** Rows without a vector. */
   countMissing(): Promise<number>;
+  /**
+   * The row id after which a missing vector means a lost job (a killed process, a lease run out):
+   * rows up to it were there before the current provider and wait for an explicit backfill.
+   */
+  sweepAfter(): Promise<number>;
 }
 
 /** Vectors by content hash, per provider and model. */

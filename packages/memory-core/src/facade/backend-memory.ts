@@ -1,7 +1,6 @@
 // The one Memory: any MemoryBackend (SQLite, PostgreSQL) behind the same validation, defaults,
 // recall engine, hot cache, deferred embedding, backfill, reindex and close. A behaviour fixed
 // here is fixed for every storage engine.
-import { randomUUID } from "node:crypto";
 import type {
   EmbeddingProvider,
   EmbedJob,
@@ -24,6 +23,7 @@ import type {
 import { MemoryError, silentLogger } from "@claw/memory-api";
 import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js";
 import type { MemoryContext } from "../memory-context.js";
+import { uuidV7 } from "../uuid-v7.js";
 import * as check from "../validate-input.js";
 import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
 import { toEntryWrite } from "./entry-write.js";
@@ -101,7 +101,7 @@ class MemoryFacade implements BackendMemory {
     this.settings = options.settings ?? DEFAULT_CONFIG.memory;
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? (() => new Date());
-    this.newId = options.newId ?? randomUUID;
+    this.newId = options.newId ?? uuidV7;
     this.recaller = createCachedRecall({
       backend,
       settings: this.settings,

@@ -50,19 +50,15 @@ export async function importInputOf(
   const writes: EntryWrite[] = [];
   const dimensions = context.dimensions();
   const at = context.now();
-  for await (const entry of entries) {
-    const write = toEntryWrite(
-      entry,
-      `entries[${writes.length}]`,
-      context.settings,
-      at,
-      context.newId,
-      true,
-      dimensions,
-    );
-    context.checkEntry?.(write, `entries[${writes.length}]`);
+  const add = (entry: Partial<MemoryEntry>) => {
+    const field = `entries[${writes.length}]`;
+    const write = toEntryWrite(entry, field, context.settings, at, context.newId, true, dimensions);
+    context.checkEntry?.(write, field);
     writes.push(onConflict === "skip" ? { ...write, skipExisting: true } : write);
-  }
+  };
+  // An array (the common case) is walked without `for await`, which costs a promise per entry.
+  if (Symbol.iterator in entries) for (const entry of entries) add(entry);
+  else for await (const entry of entries) add(entry);
   const removals = options.remove === undefined ? [] : (context.refsOf ?? refsOf)(options.remove, "remove");
   return { writes, removals };
 }

@@ -79,7 +79,10 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
   const embedder =
     worker === null
       ? null
-      : createBackendEmbedder(worker, rows, batchBackfill === null ? {} : { backfillWith: batchBackfill });
+      : createBackendEmbedder(worker, rows, {
+          ...(batchBackfill === null ? {} : { backfillWith: batchBackfill }),
+          sweep: { intervalMs: settings.embeddingSweepMs, logger },
+        });
   const recallDeps = { statements, vectors, worker, settings };
 
   return {

@@ -1,5 +1,4 @@
 // The embedded default: the façade (createBackendMemory) over one SQLite file.
-import { randomUUID } from "node:crypto";
 import { isMemoryError, MemoryError, silentLogger } from "@claw/memory-api";
 import { DEFAULT_CONFIG } from "../config/config-schema.js";
 import {
@@ -7,6 +6,7 @@ import {
   type BackendMemoryOptions,
   createBackendMemory,
 } from "../facade/backend-memory.js";
+import { uuidV7 } from "../uuid-v7.js";
 import { openSqliteBackend } from "./sqlite-backend.js";
 
 export interface SqliteMemoryOptions extends BackendMemoryOptions {
@@ -25,7 +25,7 @@ export const SqliteMemory = {
     const settings = options.settings ?? DEFAULT_CONFIG.memory;
     const logger = options.logger ?? silentLogger;
     const now = options.now ?? (() => new Date());
-    const newId = options.newId ?? randomUUID;
+    const newId = options.newId ?? uuidV7;
     const provider = options.embeddings ?? null;
     let backend: ReturnType<typeof openSqliteBackend>;
     try {

@@ -33,6 +33,7 @@ export function readStatus(sources: StatusSources): MemoryStatus {
       : null,
     vector: provider ? sources.vectors.kind : "none",
     fts: true,
+    ftsEngine: "sqlite fts5",
     schemaVersion: SCHEMA_VERSION,
   };
   const size = fileSize(sources.path) + fileSize(`${sources.path}-wal`);

@@ -1,4 +1,4 @@
-import type { Memory } from "@claw/memory-api";
+import type { Memory, MemoryEntry } from "@claw/memory-api";
 import { isMemoryError } from "@claw/memory-api";
 import { describe, expect, it } from "vitest";
 import { openTestMemory } from "./test-support/temp-memory.js";
@@ -189,6 +189,19 @@ describe("import: bad entries change nothing", () => {
     );
     expect(await memory.count()).toBe(0);
     expect(await memory.get("first")).toBeNull();
+  });
+
+  it("keeps the field's own reason after the entry's name, nested fields included", async () => {
+    const memory = openTestMemory();
+    const bad = {
+      key: "b",
+      content: "x",
+      source: { path: 7, startLine: 1, endLine: 1 },
+    } as unknown as MemoryEntry;
+    const error = await memory.import([{ key: "a", content: "ok" }, bad]).catch((e: unknown) => e);
+    expect(isMemoryError(error, "INVALID_INPUT") && error.field).toBe("entries[1].source.path");
+    expect((error as Error).message).toBe("entries[1].source.path: expected a string, got 7");
+    expect(await memory.count()).toBe(0);
   });
 
   it("a bad entry late in an async iterable still writes nothing", async () => {

@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import { describeEmbeddingSweepContract } from "./contract-embedding-sweep.js";
 import type { MemoryContractHarness } from "./contract-harness.js";
 import { describeHostileInputContract } from "./contract-hostile-input.js";
 import { describeImportExportContract } from "./contract-import-export.js";
@@ -19,6 +20,7 @@ export function describeMemoryContract(harness: MemoryContractHarness): void {
     describeRecallRankingContract(harness);
     describeImportExportContract(harness);
     describeVectorContract(harness);
+    describeEmbeddingSweepContract(harness);
     describeLifecycleContract(harness);
     describeHostileInputContract(harness);
   });

@@ -39,6 +39,9 @@ const SIGNAL_WORD = new RegExp(
   "gu",
 );
 
+/** Any of the words anywhere: without one, the whole-word search (costly lookarounds) is skipped. */
+const ANY_SIGNAL_WORD = new RegExp([...HIGH_SIGNAL_WORDS].join("|"));
+
 /**
  * A 0..1 importance for new content: a base per category plus 0.1 per distinct high-signal word
  * present as a whole word (case-insensitive), the boost capped at 0.2.
@@ -52,6 +55,7 @@ export function scoreImportance(content: string, category: MemoryCategory): numb
     .normalize("NFKC")
     .toLowerCase()
     .replace(/\u2019/g, "'");
+  if (!ANY_SIGNAL_WORD.test(text)) return roundScore(base);
   const found = new Set<string>();
   SIGNAL_WORD.lastIndex = 0;
   for (let match = SIGNAL_WORD.exec(text); match !== null; match = SIGNAL_WORD.exec(text)) {

@@ -1,4 +1,5 @@
 import { MemoryError } from "@claw/memory-api";
+import { connectionError } from "./connection-error.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { type Pool, type Queryable, typed } from "./pool.js";
 import type { SqlNames } from "./sql-names.js";
@@ -15,7 +16,10 @@ export async function withSchemaLock<T>(
   names: SqlNames,
   fn: (client: Queryable) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
+  // The first connection a store makes: failing here means the server is not there for us.
+  const client = await pool.connect().catch((error: unknown) => {
+    throw connectionError(error, pool);
+  });
   try {
     await client.query("SELECT pg_advisory_lock($1, hashtext($2))", [LOCK_CLASS, names.raw]);
     try {

@@ -36,11 +36,33 @@ export function createPool(options: PoolOptions): Pool {
     max: options.max,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
     application_name: "claw-memory",
+    onConnect: configureSession,
   });
   // An idle client that loses its connection emits on the pool; without a listener Node would
   // crash. The pool replaces the client; the next query reports any lasting failure.
   pool.on("error", () => {});
   return pool;
+}
+
+/**
+ * SQLSTATEs of a session setting the server refuses: a pgvector before 0.8 reserves the `hnsw.`
+ * prefix without this setting (invalid name, or unrecognized), or knows no such value.
+ */
+const SETTING_REFUSED = new Set(["42602", "42704", "22023"]);
+
+/**
+ * Runs on every new connection, before the pool hands it out: one query at a time on the client
+ * (a `connect` listener's query would race the caller's first one). pgvector ≥ 0.8 then keeps
+ * scanning the HNSW graph until a filtered query has enough rows; without pgvector the setting is
+ * an inert placeholder, and a pgvector that refuses it keeps its default scan. Not a startup
+ * parameter (`options=-c …`): PgBouncer refuses those unless told to ignore them.
+ */
+async function configureSession(client: pg.ClientBase): Promise<void> {
+  try {
+    await client.query("SET hnsw.iterative_scan = 'relaxed_order'");
+  } catch (error) {
+    if (!SETTING_REFUSED.has((error as { code?: string }).code ?? "")) throw error;
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { EmbedJob } from "@claw/memory-api";
 import type { VectorRows } from "@claw/memory-core";
+import { readMeta } from "../db/meta.js";
 import { type Queryable, storageError } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import { SWEEP_AFTER } from "./fingerprint.js";
 
 /** A row claimed for embedding, with the content it holds now (which may be newer than a job's). */
 export type ClaimedRow = EmbedJob;
@@ -108,5 +110,6 @@ export function postgresVectorRows(db: Queryable, names: SqlNames, leaseMs: numb
         );
         return Number(rows[0]?.n ?? 0);
       }),
+    sweepAfter: () => storage(async () => Number((await readMeta(db, names, SWEEP_AFTER)) ?? 0)),
   };
 }

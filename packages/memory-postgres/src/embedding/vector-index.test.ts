@@ -44,6 +44,51 @@ forEachTestDatabase((database) => {
       );
     });
 
+    it("with pgvector ≥ 0.7: 3,072 dimensions get a halfvec HNSW index, used by vector recall", async (ctx) => {
+      if (!database().pgvector) ctx.skip();
+      const memory = await openTestMemory(database(), { embeddings: hashing(3072) });
+      const schema = schemaOf(memory);
+      expect(await hnswIndexes(schema)).toEqual(["claw_memories_hnsw_half_3072"]);
+      await memory.import([
+        { key: "tomatoes", content: "tomatoes against the south wall" },
+        { key: "bikes", content: "the bike shed needs a new lock" },
+        { key: "tea", content: "green tea in the morning" },
+      ]);
+      await memory.flush();
+      const status = await memory.status();
+      expect([status.vector, status.missingEmbeddings, status.warnings]).toEqual(["pgvector", 0, undefined]);
+      expect((await memory.recall("south wall tomatoes", { mode: "embedding", limit: 1 }))[0]?.key).toBe(
+        "tomatoes",
+      );
+      const query = `[${Array.from({ length: 3072 }, (_, i) => (i === 0 ? 1 : 0)).join(",")}]`;
+      const plan = await database().script(
+        `BEGIN; SET LOCAL enable_seqscan = off;
+         EXPLAIN SELECT m.rid FROM "${schema}".claw_memories m WHERE array_length(m.embedding, 1) = 3072
+           ORDER BY (m.embedding::halfvec(3072) <=> '${query}'::halfvec(3072)) LIMIT 5;`,
+      );
+      await database().script("COMMIT");
+      expect(plan.map((r) => String(r["QUERY PLAN"])).join("\n")).toContain(
+        "Index Scan using claw_memories_hnsw_half_3072",
+      );
+    });
+
+    it("with pgvector: past 4,000 dimensions, recall scans exactly and status says so once", async (ctx) => {
+      if (!database().pgvector) ctx.skip();
+      const memory = await openTestMemory(database(), { embeddings: hashing(4096) });
+      expect(await hnswIndexes(schemaOf(memory))).toEqual([]);
+      await memory.import([
+        { key: "tomatoes", content: "tomatoes against the south wall" },
+        { key: "tea", content: "green tea in the morning" },
+      ]);
+      await memory.flush();
+      const status = await memory.status();
+      expect(status.vector).toBe("pgvector");
+      expect(status.warnings).toEqual([
+        "no HNSW index for 4096-dimensional vectors: pgvector indexes at most 4000 dimensions (as halfvec), so vector recall scans every vector exactly",
+      ]);
+      expect((await memory.recall("green tea", { mode: "embedding", limit: 1 }))[0]?.key).toBe("tea");
+    });
+
     it("without pgvector: vectors are compared in JavaScript and status says why", async (ctx) => {
       if (database().pgvector) ctx.skip();
       const memory = await openTestMemory(database(), { embeddings: hashing(16) });

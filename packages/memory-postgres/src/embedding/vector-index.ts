@@ -2,12 +2,27 @@ import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 
 /**
- * How vectors are searched: pgvector's HNSW index (cosine) when the extension is there, otherwise
- * in JavaScript over the stored float4 arrays (correct, but a full scan: fine for small stores).
+ * How vectors are searched: pgvector when the extension is there, through an HNSW index (cosine)
+ * when one fits the dimensions (`index`; null = an exact scan), otherwise in JavaScript over the
+ * stored float4 arrays (correct, but a full scan: fine for small stores). `type` is the pgvector
+ * type both the index and the queries cast the stored arrays to.
  */
 export type VectorSearch =
-  | { kind: "pgvector"; dimensions: number; type: string; distance: string }
+  | {
+      kind: "pgvector";
+      dimensions: number;
+      type: string;
+      distance: string;
+      index: { name: string; opclass: string } | null;
+    }
   | { kind: "js"; dimensions: number };
+
+/** pgvector's HNSW limits: `vector` up to 2,000 dimensions; `halfvec` (pgvector ≥ 0.7) up to 4,000. */
+export const HNSW_MAX_VECTOR_DIMENSIONS = 2_000;
+export const HNSW_MAX_HALFVEC_DIMENSIONS = 4_000;
+const INDEX_PREFIX = "claw_memories_hnsw_";
+/** The most dimensions pgvector's `vector` type holds at all. */
+const VECTOR_MAX_DIMENSIONS = 16_000;
 
 /**
  * Makes pgvector available if it can (CREATE EXTENSION needs the right privileges) and says where
@@ -16,42 +31,76 @@ export type VectorSearch =
  */
 export async function loadPgvector(
   client: Queryable,
-): Promise<{ schema: string; reason?: undefined } | { schema: null; reason: string }> {
+): Promise<
+  { schema: string; version: string; reason?: undefined } | { schema: null; version: null; reason: string }
+> {
   let reason = "";
   try {
     await client.query("CREATE EXTENSION IF NOT EXISTS vector");
   } catch (error) {
     reason = (error as Error).message;
   }
-  const { rows } = await client.query<{ schema: string }>(
-    `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+  const { rows } = await client.query<{ schema: string; version: string }>(
+    `SELECT n.nspname AS schema, e.extversion AS version
+     FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
      WHERE e.extname = 'vector'`,
   );
-  if (rows[0] !== undefined) return { schema: rows[0].schema };
+  if (rows[0] !== undefined) return { schema: rows[0].schema, version: rows[0].version };
   return {
     schema: null,
+    version: null,
     reason: `pgvector is not installed (${reason}): vectors are compared in JavaScript, which scans every vector; run CREATE EXTENSION vector as a superuser`,
   };
 }
 
-/** The search for `dimensions`-long vectors, with the pgvector names qualified by its schema. */
-export function vectorSearchFor(pgvectorSchema: string | null, dimensions: number): VectorSearch {
-  if (pgvectorSchema === null) return { kind: "js", dimensions };
-  const schema = `"${pgvectorSchema.replace(/"/g, '""')}"`;
-  return {
-    kind: "pgvector",
-    dimensions,
-    type: `${schema}.vector(${dimensions})`,
-    distance: `OPERATOR(${schema}.<=>)`,
-  };
+/** True when pgvector `version` ("0.8.0") is at least `major.minor`. */
+export function pgvectorAtLeast(version: string, major: number, minor: number): boolean {
+  const [a = 0, b = 0] = version.split(".").map((part) => Number.parseInt(part, 10) || 0);
+  return a > major || (a === major && b >= minor);
 }
 
-const INDEX_PREFIX = "claw_memories_hnsw_";
+/**
+ * The search for `dimensions`-long vectors, with the pgvector names qualified by its schema:
+ * `vector` with an HNSW index up to 2,000 dimensions, `halfvec` (16-bit floats, pgvector ≥ 0.7)
+ * with one up to 4,000, an exact scan of `vector` beyond (the reason in `unindexed`), JavaScript
+ * past pgvector's 16,000 or without pgvector.
+ */
+export function vectorSearchFor(
+  pgvector: { schema: string; version: string } | { schema: null },
+  dimensions: number,
+): { search: VectorSearch; unindexed?: string } {
+  if (pgvector.schema === null || dimensions > VECTOR_MAX_DIMENSIONS) {
+    return { search: { kind: "js", dimensions } };
+  }
+  const schema = `"${pgvector.schema.replace(/"/g, '""')}"`;
+  const distance = `OPERATOR(${schema}.<=>)`;
+  if (dimensions <= HNSW_MAX_VECTOR_DIMENSIONS) {
+    const index = { name: `${INDEX_PREFIX}${dimensions}`, opclass: `${schema}.vector_cosine_ops` };
+    return {
+      search: { kind: "pgvector", dimensions, type: `${schema}.vector(${dimensions})`, distance, index },
+    };
+  }
+  const halfvec = pgvectorAtLeast(pgvector.version, 0, 7);
+  if (halfvec && dimensions <= HNSW_MAX_HALFVEC_DIMENSIONS) {
+    const index = { name: `${INDEX_PREFIX}half_${dimensions}`, opclass: `${schema}.halfvec_cosine_ops` };
+    return {
+      search: { kind: "pgvector", dimensions, type: `${schema}.halfvec(${dimensions})`, distance, index },
+    };
+  }
+  const limit = halfvec
+    ? `pgvector indexes at most ${HNSW_MAX_HALFVEC_DIMENSIONS} dimensions (as halfvec)`
+    : `pgvector ${pgvector.version} indexes at most ${HNSW_MAX_VECTOR_DIMENSIONS} dimensions (0.7 and later: ${HNSW_MAX_HALFVEC_DIMENSIONS}, as halfvec)`;
+  return {
+    search: { kind: "pgvector", dimensions, type: `${schema}.vector(${dimensions})`, distance, index: null },
+    unindexed: `no HNSW index for ${dimensions}-dimensional vectors: ${limit}, so vector recall scans every vector exactly`,
+  };
+}
 
 /**
  * An HNSW index (cosine) over the vectors of the current dimensions, through a cast of the float4
  * array and partial on its length, so a vector of another size can never break a write. Indexes
- * for other dimensions (an earlier provider) are dropped. Must run under the schema lock.
+ * for other dimensions or types (an earlier provider, an older pgvector) are dropped. Must run
+ * under the schema lock.
  */
 export async function ensureHnswIndex(
   client: Queryable,
@@ -59,7 +108,7 @@ export async function ensureHnswIndex(
   search: VectorSearch,
 ): Promise<void> {
   if (search.kind !== "pgvector") return;
-  const wanted = `${INDEX_PREFIX}${search.dimensions}`;
+  const wanted = search.index?.name;
   const { rows } = await client.query<{ name: string }>(
     "SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE $2",
     [names.raw, `${INDEX_PREFIX}%`],
@@ -67,11 +116,10 @@ export async function ensureHnswIndex(
   for (const { name } of rows) {
     if (name !== wanted) await client.query(`DROP INDEX IF EXISTS ${names.schema}."${name}"`);
   }
-  if (rows.some((r) => r.name === wanted)) return;
-  const opclass = search.type.replace(/vector\(\d+\)$/, "vector_cosine_ops");
+  if (search.index === null || rows.some((r) => r.name === wanted)) return;
   await client.query(
-    `CREATE INDEX IF NOT EXISTS ${wanted} ON ${names.memories}
-     USING hnsw ((embedding::${search.type}) ${opclass})
+    `CREATE INDEX IF NOT EXISTS ${search.index.name} ON ${names.memories}
+     USING hnsw ((embedding::${search.type}) ${search.index.opclass})
      WHERE array_length(embedding, 1) = ${search.dimensions}`,
   );
 }

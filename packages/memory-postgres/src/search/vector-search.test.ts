@@ -26,7 +26,8 @@ forEachTestDatabase((database) => {
         ]),
       );
       const { rows } = await database().query(
-        "SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'",
+        `SELECT n.nspname AS schema, e.extversion AS version
+         FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
       );
       const queries: string[] = [];
       const counting = {
@@ -38,7 +39,7 @@ forEachTestDatabase((database) => {
       const hits = await searchVectors(
         counting,
         sqlNames(schemaOf(memory)),
-        vectorSearchFor(rows[0]?.schema as string, 4),
+        vectorSearchFor({ schema: rows[0]?.schema as string, version: rows[0]?.version as string }, 4).search,
         Float32Array.from([1, 0, 0, 0]),
         3,
         {},

@@ -19,11 +19,15 @@ export async function searchVectors(
 ): Promise<VectorHit[]> {
   if (query.length !== search.dimensions || k <= 0) return [];
   if (search.kind === "js") return searchInJs(db, names, search.dimensions, query, k, filter);
-  const viaIndex = await nearest(db, names, search, query, k, filter, false);
+  // Without an index (too many dimensions for one) the first query is already exact.
+  const viaIndex = await nearest(db, names, search, query, k, filter, search.index === null);
   // HNSW visits a bounded candidate list (with pgvector ≥ 0.8 it keeps going, up to a cap): when
   // the filter rejected most of it (fewer than k rows came back), only an exact scan of the
   // filtered rows is right. k rows, related or not, are a complete answer: no second query.
-  const rows = viaIndex.length >= k ? viaIndex : await nearest(db, names, search, query, k, filter, true);
+  const rows =
+    viaIndex.length >= k || search.index === null
+      ? viaIndex
+      : await nearest(db, names, search, query, k, filter, true);
   return related(rows);
 }
 

@@ -10,6 +10,9 @@ export interface OpenedDatabase {
   vecUnavailableReason?: string;
 }
 
+/** The seed's page cache per connection, in KiB (`PRAGMA cache_size` takes it negated). */
+export const PAGE_CACHE_KIB = 2000;
+
 /** Opens the database with the seed's PRAGMAs and tries to load sqlite-vec. */
 export function openDatabase(
   path: string,
@@ -21,7 +24,7 @@ export function openDatabase(
     db.pragma("synchronous = NORMAL");
     db.pragma("temp_store = MEMORY");
     db.pragma("mmap_size = 8388608");
-    db.pragma("cache_size = -2000");
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     db.pragma("foreign_keys = ON");
   } catch (error) {
     db.close();

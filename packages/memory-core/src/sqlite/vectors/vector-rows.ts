@@ -8,6 +8,9 @@ import type { StatementCache } from "../schema/statement-cache.js";
 import type { StorageGuard } from "../storage-guard.js";
 import type { VectorIndex } from "./vector-index.js";
 
+/** meta key: the highest row id when the current provider was recorded (VectorRows.sweepAfter). */
+export const SWEEP_AFTER = "embedding_sweep_after";
+
 const JOB_COLUMNS = "rid, namespace, content_hash AS hash, content";
 
 export function sqliteVectorRows(
@@ -68,6 +71,11 @@ export function sqliteVectorRows(
       }),
 
     release: async () => {},
+
+    sweepAfter: async () =>
+      guard(() =>
+        Number(statements.get("SELECT value FROM meta WHERE key = ?").pluck().get(SWEEP_AFTER) ?? 0),
+      ),
 
     countMissing: async () =>
       guard(

@@ -1,0 +1,82 @@
+// The planner's statistics after bulk changes: ANALYZE runs before the bulk call returns.
+import { createHashingEmbeddingProvider } from "@claw/memory-core";
+import { describe, expect, it } from "vitest";
+import { vectorSearchFor } from "../embedding/vector-index.js";
+import { searchVectors } from "../search/vector-search.js";
+import { forEachTestDatabase } from "../test-support/test-database.js";
+import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
+import type { Queryable } from "./pool.js";
+import { sqlNames } from "./sql-names.js";
+
+const DIMENSIONS = 16;
+const hashing = createHashingEmbeddingProvider({ dimensions: DIMENSIONS });
+
+forEachTestDatabase((database) => {
+  const statistics = async (schema: string) => {
+    const { rows } = await database().query(
+      `SELECT c.reltuples::float8 AS rows,
+         (SELECT null_frac::float8 FROM pg_stats
+          WHERE schemaname = $1 AND tablename = 'claw_memories' AND attname = 'embedding') AS null_frac
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = $1 AND c.relname = 'claw_memories'`,
+      [schema],
+    );
+    return rows[0] as { rows: number; null_frac: number | null };
+  };
+
+  describe("table statistics", () => {
+    it("a bulk import is analysed before it returns; a few stores are not", async () => {
+      const memory = await openTestMemory(database());
+      const schema = schemaOf(memory);
+      for (let i = 0; i < 5; i++) await memory.store(`s${i}`, `a single store ${i}`);
+      expect((await statistics(schema)).rows).toBeLessThanOrEqual(0);
+      await memory.import(Array.from({ length: 1500 }, (_, i) => ({ key: `k${i}`, content: `entry ${i}` })));
+      expect(await statistics(schema)).toEqual({ rows: 1505, null_frac: 1 });
+    });
+
+    it("a backfill that gives the rows their vectors is analysed, so the planner knows they have one", async () => {
+      const plain = await openTestMemory(database());
+      const schema = schemaOf(plain);
+      await plain.import(Array.from({ length: 1200 }, (_, i) => ({ key: `k${i}`, content: `entry ${i}` })));
+      expect((await statistics(schema)).null_frac).toBe(1);
+      await plain.close();
+      const memory = await openTestMemory(database(), { schema, embeddings: hashing });
+      expect(await memory.backfillEmbeddings(200)).toBe(1200);
+      expect(await statistics(schema)).toEqual({ rows: 1200, null_frac: 0 });
+    });
+
+    it("with pgvector: right after a bulk import, recall's own vector query plans the HNSW index", async (ctx) => {
+      if (!database().pgvector) ctx.skip();
+      const memory = await openTestMemory(database(), { embeddings: hashing });
+      const schema = schemaOf(memory);
+      const texts = Array.from({ length: 3000 }, (_, i) => `entry number ${i}`);
+      const vectors = await hashing.embed(texts);
+      await memory.import(texts.map((content, i) => ({ key: `k${i}`, content, embedding: vectors[i] })));
+      // The statement recall runs (namespace and superseded filters included), captured and explained.
+      const statements: Array<{ sql: string; values?: unknown[] }> = [];
+      const capturing = {
+        query: (sql: string, values?: unknown[]) => {
+          statements.push({ sql, values });
+          return database().query(sql, values);
+        },
+      } as unknown as Queryable;
+      const { rows } = await database().query(
+        "SELECT n.nspname AS schema, e.extversion AS version FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'",
+      );
+      const search = vectorSearchFor(
+        { schema: rows[0]?.schema, version: rows[0]?.version },
+        DIMENSIONS,
+      ).search;
+      const hits = await searchVectors(capturing, sqlNames(schema), search, vectors[7] as Float32Array, 40, {
+        namespace: "default",
+      });
+      expect(hits[0]?.similarity).toBeCloseTo(1, 5);
+      expect(statements).toHaveLength(1);
+      const [statement] = statements as [{ sql: string; values?: unknown[] }];
+      const plan = await database().query(`EXPLAIN ${statement.sql}`, statement.values);
+      expect(plan.rows.map((r) => String(r["QUERY PLAN"])).join("\n")).toContain(
+        `Index Scan using claw_memories_hnsw_${DIMENSIONS}`,
+      );
+    });
+  });
+});
