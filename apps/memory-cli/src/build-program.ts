@@ -57,6 +57,12 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--importance <0..1>", "computed from the content when omitted")
     .option("--context <text>", "more words the memory is found by (e.g. a heading path), not part of it")
     .option("--check-conflicts", "supersede older memories this one contradicts (conflict_threshold)")
+    .option(
+      "--meta <key=value>",
+      "a metadata field, repeatable: project=alpha, priority=2, owner.team=core (numbers, true, false, null are JSON)",
+      repeatable,
+    )
+    .option("--metadata <json>", "metadata as a JSON object (a --meta on the same key wins)")
     .action(action(async () => (await memory()).storeCommand));
 
   program
@@ -80,6 +86,7 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--min-score <score>", "scores are in (0, 1]; 0.5 and above: every query term")
     .option("--include-superseded", "also show memories replaced by newer ones")
     .option("--as-of <when>", "measure recency from this time (a date, or an age such as 30d)")
+    .option("--where <filter>", WHERE_HELP, repeatable)
     .action(action(async () => (await memory()).recallCommand));
 
   program
@@ -90,6 +97,7 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--session <id>")
     .option("-n, --limit <n>", "default 100")
     .option("--offset <n>")
+    .option("--where <filter>", WHERE_HELP, repeatable)
     .action(action(async () => (await memory()).listCommand));
 
   program
@@ -118,6 +126,7 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--since <when>")
     .option("--until <when>")
     .option("--embeddings", "include the vectors")
+    .option("--where <filter>", WHERE_HELP, repeatable)
     .action(action(async () => (await transfer()).exportCommand));
 
   program
@@ -282,6 +291,14 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
 
   return program;
 }
+
+/** `--meta`, `--where`: each use adds a value. */
+function repeatable(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+const WHERE_HELP =
+  'only memories whose metadata matches, repeatable (ANDed): project=alpha, status!=done, priority>=2 (also >, <, <=) or JSON such as \'{"priority":{"$in":[1,2]}}\'';
 
 /** Names of other tools' commands, and the claw-memory command that does the same. */
 const SYNONYMS: Readonly<Record<string, string>> = {

@@ -5,6 +5,7 @@
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { MemoryStatus } from "./memory.js";
 import type { MemoryCategory, MemoryEntry, SearchMode } from "./memory-entry.js";
+import type { WhereCondition } from "./metadata.js";
 
 /** One validated entry ready to be written (store() and import() both produce these). */
 export interface EntryWrite {
@@ -27,6 +28,8 @@ export interface EntryWrite {
   source: { path: string; startLine: number; endLine: number } | null;
   /** MemoryEntry.context: more words the entry is found by. */
   context: string | null;
+  /** MemoryEntry.metadata as validated JSON text (null: none). */
+  metadata: string | null;
   /** When false (store()), an update keeps the row's created_at; import() carries its own. */
   keepCreatedAt: boolean;
   /** An existing (namespace, key) is left as it is (import's onConflict "skip"). */
@@ -61,6 +64,8 @@ export interface EntryFilter {
   until?: string;
   categories?: readonly MemoryCategory[];
   includeSuperseded?: boolean;
+  /** Conditions on MemoryEntry.metadata, all of which must hold (validated `where`). */
+  where?: readonly WhereCondition[];
 }
 
 /** One recall, validated. */

@@ -1,3 +1,5 @@
+import type { Metadata } from "./metadata.js";
+
 /** "core" | "daily" | "conversation"; any other string is a custom category. */
 export type MemoryCategory = "core" | "daily" | "conversation" | (string & {});
 
@@ -49,4 +51,6 @@ export interface MemoryEntry {
    * session turn, the turn before it.
    */
   context?: string;
+  /** The caller's own fields (a JSON object); `where` filters on them. */
+  metadata?: Metadata;
 }

@@ -1,4 +1,5 @@
 import type { MemoryCategory, SearchMode } from "./memory-entry.js";
+import type { Metadata, WhereFilter } from "./metadata.js";
 
 export interface StoreOptions {
   /** Default "core". */
@@ -9,6 +10,8 @@ export interface StoreOptions {
   importance?: number;
   /** Words the entry is also found by, at a lower weight (MemoryEntry.context). */
   context?: string;
+  /** The caller's own fields, a JSON object of at most 16 KB as JSON (MemoryEntry.metadata). */
+  metadata?: Metadata;
 }
 
 export interface RecallOptions {
@@ -32,6 +35,8 @@ export interface RecallOptions {
    * clock. Lets an agent replay a conversation at its own dates, or ask "as of" a day.
    */
   now?: string | Date;
+  /** Only entries whose metadata matches, applied inside the search (before the limit). */
+  where?: WhereFilter;
 }
 
 export interface ListOptions {
@@ -40,6 +45,8 @@ export interface ListOptions {
   sessionId?: string;
   limit?: number;
   offset?: number;
+  /** Only entries whose metadata matches. */
+  where?: WhereFilter;
 }
 
 export interface ExportFilter {
@@ -51,6 +58,8 @@ export interface ExportFilter {
   /** Updated before; the same forms as `since`. */
   until?: string | Date;
   includeEmbeddings?: boolean;
+  /** Only entries whose metadata matches. */
+  where?: WhereFilter;
 }
 
 export interface NamespaceOption {

@@ -3,7 +3,15 @@ import { MemoryError } from "@claw/memory-api";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../exit-codes.js";
 import { renderEntries, renderEntry } from "../output/render-entries.js";
-import { integerOption, listOption, numberOption, readAll, timeOption } from "./parse-options.js";
+import {
+  integerOption,
+  listOption,
+  metadataOption,
+  numberOption,
+  readAll,
+  timeOption,
+  whereOption,
+} from "./parse-options.js";
 
 export interface StoreOptions {
   category?: string;
@@ -12,6 +20,10 @@ export interface StoreOptions {
   importance?: string;
   context?: string;
   checkConflicts?: boolean;
+  /** `--meta key=value`, repeated. */
+  meta?: string[];
+  /** `--metadata '<json object>'`. */
+  metadata?: string;
 }
 
 export async function storeCommand(
@@ -26,6 +38,7 @@ export async function storeCommand(
     text = (await readAll(ctx.deps.stdin)).replace(/\r?\n$/, "");
   }
   const importance = numberOption(opts.importance, "--importance");
+  const metadata = metadataOption(opts.metadata, opts.meta);
   const memory = await ctx.memory();
   const options = {
     category: opts.category,
@@ -33,6 +46,7 @@ export async function storeCommand(
     sessionId: opts.session,
     importance,
     context: opts.context,
+    metadata,
   };
   if (opts.checkConflicts) {
     const { storeWithConflictCheck } = await import("@claw/memory-lifecycle");
@@ -72,6 +86,8 @@ export interface RecallOptions {
   minScore?: string;
   includeSuperseded?: boolean;
   asOf?: string;
+  /** `--where`, repeated: JSON or field=value pairs. */
+  where?: string[];
 }
 
 const MODES = ["hybrid", "embedding", "bm25"];
@@ -91,6 +107,7 @@ export async function recallCommand(ctx: CliContext, query: string, opts: Recall
     minScore: numberOption(opts.minScore, "--min-score"),
     includeSuperseded: opts.includeSuperseded,
     now: await timeOption(opts.asOf, "--as-of", now),
+    where: whereOption(opts.where),
   };
   const memory = await ctx.memory(opts.mode === "bm25" ? "none" : "resolve");
   const hits = await memory.recall(query, request);
@@ -103,6 +120,7 @@ export interface ListOptions {
   session?: string;
   limit?: string;
   offset?: string;
+  where?: string[];
 }
 
 export async function listCommand(ctx: CliContext, opts: ListOptions) {
@@ -113,6 +131,7 @@ export async function listCommand(ctx: CliContext, opts: ListOptions) {
     sessionId: opts.session,
     limit: integerOption(opts.limit, "--limit"),
     offset: integerOption(opts.offset, "--offset", 0),
+    where: whereOption(opts.where),
   });
   ctx.result(entries, () =>
     renderEntries(entries, ctx.deps.now(), ctx.colors, ctx.deps.stdout.columns ?? 120),

@@ -47,6 +47,32 @@ describe("export", () => {
     expect(readdirSync(ws).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("exports only the memories --where matches", async () => {
+    const ws = await seeded();
+    await runInProcess(["-w", ws, "store", "relay", "Relay plan", "--meta", "project=alpha"]);
+    await runInProcess(["-w", ws, "store", "budget", "Budget", "--meta", "project=beta", "--meta", "cost=3"]);
+    const alpha = await runInProcess(["-w", ws, "export", "--where", "project=alpha"]);
+    expect(
+      alpha.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .map((e) => [e.key, e.metadata]),
+    ).toEqual([["relay", { project: "alpha" }]]);
+    const json = await runInProcess([
+      "-w",
+      ws,
+      "export",
+      "--format",
+      "json",
+      "--where",
+      '{"cost":{"$lt":5}}',
+    ]);
+    expect(JSON.parse(json.stdout).map((e: { key: string }) => e.key)).toEqual(["budget"]);
+    const md = await runInProcess(["-w", ws, "export", "--format", "md", "--where", "project!=beta"]);
+    expect(md.stdout).toMatch(/^# claw-memory export \(4 memories\)/);
+  });
+
   it("rejects an unknown format", async () => {
     const ws = tempWorkspace();
     expect((await runInProcess(["-w", ws, "export", "--format", "xml"])).code).toBe(2);
@@ -61,6 +87,55 @@ describe("import", () => {
     const imported = await runInProcess(["-w", other, "--json", "import"], { stdin: exported });
     expect(JSON.parse(imported.stdout)).toEqual({ imported: 3, invalid: 0 });
     expect((await runInProcess(["-w", other, "export"])).stdout).toBe(exported);
+  });
+
+  it("round-trips metadata through export and import", async () => {
+    const ws = tempWorkspace();
+    await runInProcess([
+      "-w",
+      ws,
+      "store",
+      "relay",
+      "Relay plan",
+      "--metadata",
+      '{"tags":["ops","infra"],"owner":{"team":"core"}}',
+      "--meta",
+      "priority=2",
+      "--meta",
+      "done=false",
+    ]);
+    await runInProcess(["-w", ws, "store", "plain", "No fields"]);
+    const exported = (await runInProcess(["-w", ws, "export"])).stdout;
+
+    const other = tempWorkspace();
+    const imported = await runInProcess(["-w", other, "--json", "import"], { stdin: exported });
+    expect(JSON.parse(imported.stdout)).toEqual({ imported: 2, invalid: 0 });
+    expect((await runInProcess(["-w", other, "export"])).stdout).toBe(exported);
+    const got = JSON.parse((await runInProcess(["-w", other, "--json", "get", "relay"])).stdout);
+    expect(got.metadata).toEqual({
+      tags: ["ops", "infra"],
+      owner: { team: "core" },
+      priority: 2,
+      done: false,
+    });
+    expect(
+      JSON.parse((await runInProcess(["-w", other, "--json", "get", "plain"])).stdout),
+    ).not.toHaveProperty("metadata");
+    // The imported metadata is filterable like stored metadata.
+    const found = await runInProcess(["-w", other, "--json", "list", "--where", "owner.team=core"]);
+    expect(JSON.parse(found.stdout).map((e: { key: string }) => e.key)).toEqual(["relay"]);
+  });
+
+  it("reports bad metadata on its line", async () => {
+    const ws = tempWorkspace();
+    const result = await runInProcess(["-w", ws, "import"], {
+      stdin: [
+        '{"key":"a","content":"x","metadata":{"n":1}}',
+        '{"key":"b","content":"y","metadata":[1]}',
+      ].join("\n"),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split("\n")[0]).toBe("line 2: metadata: expected a JSON object");
   });
 
   it("reports every bad line by number and imports nothing", async () => {

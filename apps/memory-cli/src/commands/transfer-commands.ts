@@ -4,7 +4,7 @@ import type { MemoryEntry } from "@claw/memory-api";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../exit-codes.js";
 import { renderMarkdownExport } from "../output/markdown-export.js";
-import { readAll, timeOption } from "./parse-options.js";
+import { readAll, timeOption, whereOption } from "./parse-options.js";
 
 export interface ExportOptions {
   format?: string;
@@ -15,6 +15,7 @@ export interface ExportOptions {
   since?: string;
   until?: string;
   embeddings?: boolean;
+  where?: string[];
 }
 
 export async function exportCommand(ctx: CliContext, opts: ExportOptions) {
@@ -30,6 +31,7 @@ export async function exportCommand(ctx: CliContext, opts: ExportOptions) {
     since: await timeOption(opts.since, "--since", now),
     until: await timeOption(opts.until, "--until", now),
     includeEmbeddings: opts.embeddings === true,
+    where: whereOption(opts.where),
   };
   let exported = 0;
   let chunks: AsyncIterable<string>;

@@ -9,7 +9,18 @@ export function sourceOf(entry: MemoryEntry): string {
   return s === undefined ? "" : `${s.path}:${s.startLine}-${s.endLine}`;
 }
 
-/** Recall hits or a listing as an aligned table; a score column when the entries have scores. */
+/** An entry's metadata as one line of JSON, or "" when it has none. */
+export function metadataText(entry: MemoryEntry): string {
+  return entry.metadata === undefined ? "" : JSON.stringify(entry.metadata);
+}
+
+/** The widest a table's METADATA column gets: the CONTENT column keeps the rest of the line. */
+const METADATA_WIDTH = 40;
+
+/**
+ * Recall hits or a listing as an aligned table; a score column when the entries have scores, a
+ * metadata column when some have metadata.
+ */
 export function renderEntries(
   entries: readonly MemoryEntry[],
   now: Date,
@@ -19,6 +30,7 @@ export function renderEntries(
   if (entries.length === 0) return colors.dim("(no memories)");
   const scored = entries.some((e) => e.score !== undefined);
   const namespaces = new Set(entries.map((e) => e.namespace)).size > 1;
+  const described = entries.some((e) => e.metadata !== undefined);
   return renderTable(
     entries,
     [
@@ -29,6 +41,9 @@ export function renderEntries(
       { header: "KEY", value: (e) => colors.bold(e.key) },
       { header: "CATEGORY", value: (e) => e.category },
       { header: "UPDATED", value: (e) => relativeTime(e.updatedAt, now) },
+      ...(described
+        ? [{ header: "METADATA", value: (e: MemoryEntry) => cut(metadataText(e), METADATA_WIDTH) }]
+        : []),
       {
         header: "CONTENT",
         value: (e) => (e.source === undefined ? e.content : `${e.content} ${colors.dim(`(${sourceOf(e)})`)}`),
@@ -51,6 +66,7 @@ export function renderEntry(entry: MemoryEntry, now: Date, colors: Colors): stri
     ["updated", `${entry.updatedAt} (${relativeTime(entry.updatedAt, now)})`],
     ["superseded by", entry.supersededBy],
     ["source", entry.source === undefined ? undefined : sourceOf(entry)],
+    ["metadata", entry.metadata === undefined ? undefined : metadataText(entry)],
   ];
   const shown = fields.filter((f): f is [string, string] => f[1] !== undefined);
   const width = Math.max(...shown.map(([name]) => name.length));
@@ -59,6 +75,11 @@ export function renderEntry(entry: MemoryEntry, now: Date, colors: Colors): stri
     "",
     entry.content,
   ].join("\n");
+}
+
+function cut(text: string, width: number): string {
+  const chars = Array.from(text);
+  return chars.length <= width ? text : `${chars.slice(0, width - 1).join("")}…`;
 }
 
 /** Three decimals, or three significant digits for the tiny raw BM25 scores of small stores. */

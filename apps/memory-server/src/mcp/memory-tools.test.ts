@@ -106,6 +106,84 @@ describe("memory MCP tools (official client)", () => {
     expect(await memory.count()).toBe(1);
   });
 
+  it("declares metadata on memory_store and where on memory_search", async () => {
+    const { client } = await connected();
+    const { tools } = await client.listTools();
+    const properties = (name: string) =>
+      tools.find((t) => t.name === name)?.inputSchema.properties as Record<string, { type?: string }>;
+    expect(properties("memory_store").metadata?.type).toBe("object");
+    expect(properties("memory_search").where?.type).toBe("object");
+  });
+
+  it("stores metadata, searches with where, and returns metadata with the entries", async () => {
+    const { client, memory } = await connected();
+    const stored = await client.callTool({
+      name: "memory_store",
+      arguments: {
+        key: "relay",
+        content: "Relay rollout plan",
+        metadata: { project: "alpha", priority: 3, owner: { team: "core" } },
+      },
+    });
+    expect(stored.isError).toBeFalsy();
+    expect((stored.structuredContent as { metadata: unknown }).metadata).toEqual({
+      project: "alpha",
+      priority: 3,
+      owner: { team: "core" },
+    });
+    expect((await memory.get("relay"))?.metadata).toEqual({
+      project: "alpha",
+      priority: 3,
+      owner: { team: "core" },
+    });
+    await memory.store("budget", "Relay budget", { metadata: { project: "beta", priority: 1 } });
+    await memory.store("notes", "Relay notes");
+
+    const search = async (where?: Record<string, unknown>) => {
+      const found = await client.callTool({ name: "memory_search", arguments: { query: "relay", where } });
+      expect(found.isError).toBeFalsy();
+      return (found.structuredContent as { results: Array<{ key: string; metadata?: unknown }> }).results;
+    };
+    expect((await search()).map((r) => r.key).sort()).toEqual(["budget", "notes", "relay"]);
+    expect(await search({ project: "alpha" })).toMatchObject([
+      { key: "relay", metadata: { project: "alpha", priority: 3, owner: { team: "core" } } },
+    ]);
+    expect((await search({ priority: { $lt: 3 } })).map((r) => r.key)).toEqual(["budget"]);
+    expect((await search({ "owner.team": "core", priority: { $gte: 2 } })).map((r) => r.key)).toEqual([
+      "relay",
+    ]);
+    // An entry without metadata comes back without the field.
+    const [notes] = await search({ project: { $exists: false } });
+    expect(notes).not.toHaveProperty("metadata");
+    expect(notes?.key).toBe("notes");
+
+    const got = await client.callTool({ name: "memory_get", arguments: { key: "budget" } });
+    expect(JSON.parse(text(got)).metadata).toEqual({ project: "beta", priority: 1 });
+  });
+
+  it("reports a where or metadata the memory refuses as an INVALID_INPUT tool error", async () => {
+    const { client, memory } = await connected();
+    const search = await client.callTool({
+      name: "memory_search",
+      arguments: { query: "relay", where: { project: { $like: "a%" } } },
+    });
+    expect(search.isError).toBe(true);
+    expect(text(search)).toBe(
+      "INVALID_INPUT: where.project.$like: unknown operator; expected one of $eq, $ne, $in, $nin, $gt, $gte, $lt, $lte, $exists",
+    );
+    const store = await client.callTool({
+      name: "memory_store",
+      arguments: {
+        key: "k",
+        content: "v",
+        metadata: { tags: ["a", { deep: 1.5 }], size: "x".repeat(17_000) },
+      },
+    });
+    expect(store.isError).toBe(true);
+    expect(text(store)).toBe("INVALID_INPUT: metadata: is 17037 bytes as JSON, over the limit of 16384");
+    expect(await memory.count()).toBe(0);
+  });
+
   it("rejects bad arguments with the field named", async () => {
     const { client } = await connected();
     const result = await client.callTool({ name: "memory_store", arguments: { key: "", content: "x" } });

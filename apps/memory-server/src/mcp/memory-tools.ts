@@ -1,4 +1,4 @@
-import type { Memory, MemoryEntry } from "@claw/memory-api";
+import type { Memory, MemoryEntry, Metadata, WhereFilter } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import { recallForTurn, stableMemoryBlock } from "@claw/memory-lifecycle";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -21,6 +21,18 @@ export interface MemoryToolsOptions {
 }
 
 const namespaceField = z.string().min(1).max(256).optional().describe('Default "default".');
+// Any object: what metadata and `where` may hold is validated by the memory, which answers
+// INVALID_INPUT naming the field (`where.priority.$gte`), as it does for every other interface.
+const metadataField = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe('Your own fields, a JSON object (at most 16 KB), e.g. {"project":"alpha","priority":2}.');
+const whereField = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe(
+    'Only memories whose metadata matches, every condition holding: {"project":"alpha"} for equality, or {"priority":{"$gte":2}} with $eq, $ne, $in, $nin, $gt, $gte, $lt, $lte, $exists; a dotted field ("owner.team") reads a nested value.',
+  );
 
 /**
  * An MCP server exposing the memory as tools — memory_search, memory_get, memory_store,
@@ -44,6 +56,7 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
         limit: z.number().int().min(1).max(100).optional().describe("Default 5."),
         namespace: namespaceField,
         category: z.string().min(1).optional().describe("core, daily, conversation or a custom one."),
+        where: whereField,
       },
       annotations: { readOnlyHint: true },
     },
@@ -54,6 +67,7 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
           limit: args.limit,
           namespace,
           categories: args.category === undefined ? undefined : [args.category],
+          where: args.where as WhereFilter | undefined,
         });
         return { results: hits.map(toResult) };
       }),
@@ -88,6 +102,7 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
         category: z.string().min(1).optional().describe('Default "core".'),
         namespace: namespaceField,
         importance: z.number().min(0).max(1).optional(),
+        metadata: metadataField,
       },
     },
     (args) =>
@@ -97,6 +112,7 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
           category: args.category,
           namespace: allowed(scope, args.namespace),
           importance: args.importance,
+          metadata: args.metadata as Metadata | undefined,
         });
         return toResult(entry);
       }),
@@ -180,6 +196,7 @@ function toResult(entry: MemoryEntry) {
     ...(entry.importance === undefined ? {} : { importance: entry.importance }),
     updatedAt: entry.updatedAt,
     ...(entry.source === undefined ? {} : { source: entry.source }),
+    ...(entry.metadata === undefined ? {} : { metadata: entry.metadata }),
   };
 }
 

@@ -1,5 +1,5 @@
 // The entry routes: store, get, forget, list, recall, and the namespace and session purges.
-import type { Memory, MemoryEntry } from "@claw/memory-api";
+import type { Memory, MemoryEntry, Metadata, WhereFilter } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
@@ -14,6 +14,7 @@ import {
   storeSchema,
 } from "../schemas/memory-schemas.js";
 import { entryJson, type ServerContext, withDeadline } from "../server-context.js";
+import { whereFromQuery } from "./where-query.js";
 
 export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -22,9 +23,11 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
     withDeadline(limits.requestTimeoutMs, work);
 
   api.post("/v1/memories", { schema: storeSchema, config: { access: "write" } }, async (request) => {
-    const { key, content, namespace, ...options } = request.body;
+    const { key, content, namespace, metadata, ...options } = request.body;
     const target = singleNamespace(request.principal, namespace);
-    return entryJson(await deadline(() => memory.store(key, content, { ...options, namespace: target })));
+    // The schema takes any JSON object; the library checks what metadata may hold.
+    const stored = { ...options, metadata: metadata as Metadata | undefined, namespace: target };
+    return entryJson(await deadline(() => memory.store(key, content, stored)));
   });
 
   api.get("/v1/memories/:key", { schema: getSchema, config: { access: "read" } }, async (request) => {
@@ -42,7 +45,8 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
   });
 
   api.get("/v1/memories", { schema: listSchema, config: { access: "read" } }, async (request) => {
-    const { namespace, limit: wanted, offset = 0, ...filter } = request.query;
+    const { namespace, limit: wanted, offset = 0, where, ...rest } = request.query;
+    const filter = { ...rest, where: whereFromQuery(where) };
     const limit = Math.min(wanted ?? 100, limits.listLimitMax);
     const selection = namespaceSelection(request.principal, namespace, "default");
     const entries = await deadline(async () => {
@@ -63,7 +67,9 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
   });
 
   api.post("/v1/recall", { schema: recallSchema, config: { access: "read" } }, async (request) => {
-    const { query, namespace, limit: wanted, ...options } = request.body;
+    const { query, namespace, limit: wanted, where, ...rest } = request.body;
+    // The schema takes any JSON object; the library checks what the filter means.
+    const options = { ...rest, where: where as WhereFilter | undefined };
     const limit = Math.min(wanted ?? 5, limits.recallLimitMax);
     const selection = namespaceSelection(request.principal, namespace, "default");
     const started = performance.now();

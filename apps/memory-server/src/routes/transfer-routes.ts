@@ -8,6 +8,7 @@ import { HttpError } from "../errors/error-mapping.js";
 import { exportSchema, importSchema, NDJSON, NDJSON_TYPES } from "../schemas/transfer-schemas.js";
 import { entryJson, type ServerContext } from "../server-context.js";
 import { importNdjson } from "../transfer/import-ndjson.js";
+import { whereFromQuery } from "./where-query.js";
 
 /** Lines are sent in batches of about this many characters. */
 const EXPORT_BATCH_CHARS = 64 * 1024;
@@ -21,7 +22,8 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: ServerContext)
   app.addContentTypeParser(NDJSON_TYPES, (_request, payload, done) => done(null, payload));
 
   api.get("/v1/export", { schema: exportSchema, config: { access: "read" } }, async (request, reply) => {
-    const { namespace, ...filter } = request.query;
+    const { namespace, where, ...rest } = request.query;
+    const filter = { ...rest, where: whereFromQuery(where) };
     const selection = namespaceSelection(request.principal, namespace, "all");
     const namespaces = selection.all ? ["*"] : selection.namespaces;
     // Bad filters fail here, as a 400, before anything is read.

@@ -37,6 +37,25 @@ export const SourceSchema = Type.Object({
 });
 
 /** A MemoryEntry as JSON: embeddings are plain arrays of numbers. */
+/** The caller's own fields on an entry: a JSON object (at most 16 KB as JSON). */
+export const MetadataSchema = Type.Record(Type.String(), Type.Unknown(), {
+  description: "The caller's own fields: a JSON object of at most 16 KB as JSON.",
+});
+
+const WHERE_DESCRIPTION =
+  'Only entries whose metadata matches: { "field": value } for equality, or { "field": { "$eq" | "$ne" | ' +
+  '"$in" | "$nin" | "$gt" | "$gte" | "$lt" | "$lte" | "$exists": … } }; nested fields by dotted path; all conditions must hold.';
+
+/** A `where` filter in a JSON body. */
+export const WhereSchema = Type.Record(Type.String(), Type.Unknown(), { description: WHERE_DESCRIPTION });
+
+/** A `where` filter in a query string: the same object as JSON text. */
+export const WhereQuerySchema = Type.String({
+  minLength: 2,
+  maxLength: 16_384,
+  description: `${WHERE_DESCRIPTION} As JSON, e.g. where={"project":"alpha"} (URL-encoded).`,
+});
+
 export const EntrySchema = Type.Object({
   id: Type.String(),
   key: Type.String(),
@@ -53,6 +72,7 @@ export const EntrySchema = Type.Object({
   embedding: Type.Optional(Type.Array(Type.Number())),
   source: Type.Optional(SourceSchema),
   context: Type.Optional(Type.String()),
+  metadata: Type.Optional(MetadataSchema),
 });
 
 export const ErrorSchema = Type.Object({

@@ -6,6 +6,7 @@ import {
   NamespaceSchema,
   NamespaceSelectionSchema,
   TimeBoundSchema,
+  WhereQuerySchema,
   withErrors,
 } from "./common-schemas.js";
 
@@ -26,6 +27,7 @@ export const exportSchema = {
       since: Type.Optional(TimeBoundSchema),
       until: Type.Optional(TimeBoundSchema),
       includeEmbeddings: Type.Optional(Type.Boolean()),
+      where: Type.Optional(WhereQuerySchema),
     },
     { additionalProperties: false },
   ),

@@ -1,6 +1,7 @@
 import type { MemoryEntry } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
+import { metadataOf } from "../metadata/metadata-value.js";
 import type { EntryWrite } from "../sqlite/writes/upsert-entry.js";
 import { scoreImportance } from "../text/importance.js";
 import * as check from "../validate-input.js";
@@ -61,6 +62,7 @@ function checkedWrite(
     : null;
   const givenId = isImport ? check.optionalText(input.id, "id", 256) : undefined;
   const context = check.optionalText(input.context, "context", MAX_CONTEXT_BYTES) ?? null;
+  const metadata = metadataOf(input.metadata, "metadata")?.json ?? null;
   return {
     key,
     content,
@@ -76,6 +78,7 @@ function checkedWrite(
     embedding: isImport ? embeddingOf(input.embedding, "embedding", dimensions) : null,
     source: isImport ? sourceOf(input.source, "source") : null,
     context,
+    metadata,
     keepCreatedAt: !isImport,
   };
 }

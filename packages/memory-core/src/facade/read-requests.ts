@@ -12,6 +12,7 @@ import type {
 } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
+import { whereOf } from "../metadata/where-filter.js";
 import { parseTimeBound } from "../text/time-bound.js";
 import * as check from "../validate-input.js";
 
@@ -31,6 +32,7 @@ export function filterOf(
     until: parseTimeBound(options.until, now, "until"),
     categories: check.categoriesOf(options.categories, "categories"),
     includeSuperseded: check.optionalBoolean(options.includeSuperseded, "includeSuperseded") ?? false,
+    where: whereOf(options.where),
   };
 }
 
@@ -95,6 +97,7 @@ export function listRequestOf(options: ListOptions): { filter: EntryFilter; limi
       categories:
         options.category === undefined ? undefined : [check.categoryOf(options.category, "category")],
       sessionId: check.optionalText(options.sessionId, "sessionId"),
+      where: whereOf(options.where),
     },
     limit: check.limitOf(options.limit, "limit", 100, 10_000),
     offset: check.offsetOf(options.offset, "offset"),

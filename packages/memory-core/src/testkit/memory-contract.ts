@@ -4,6 +4,7 @@ import type { MemoryContractHarness } from "./contract-harness.js";
 import { describeHostileInputContract } from "./contract-hostile-input.js";
 import { describeImportExportContract } from "./contract-import-export.js";
 import { describeLifecycleContract } from "./contract-lifecycle.js";
+import { describeMetadataContract } from "./contract-metadata.js";
 import { describeRecallContract } from "./contract-recall.js";
 import { describeRecallRankingContract } from "./contract-recall-ranking.js";
 import { describeStoreContract } from "./contract-store.js";
@@ -21,6 +22,7 @@ export function describeMemoryContract(harness: MemoryContractHarness): void {
     describeImportExportContract(harness);
     describeVectorContract(harness);
     describeEmbeddingSweepContract(harness);
+    describeMetadataContract(harness);
     describeLifecycleContract(harness);
     describeHostileInputContract(harness);
   });

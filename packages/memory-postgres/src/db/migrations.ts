@@ -67,6 +67,11 @@ export const MIGRATIONS: readonly Migration[] = [
     // MemoryEntry.context: more words an entry is found by (indexed in its tsvector at weight D).
     statements: (n) => [`ALTER TABLE ${n.memories} ADD COLUMN IF NOT EXISTS context text`],
   },
+  {
+    version: 3,
+    // MemoryEntry.metadata, filtered by `where` (store/where-sql.ts).
+    statements: (n) => [`ALTER TABLE ${n.memories} ADD COLUMN IF NOT EXISTS metadata jsonb`],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

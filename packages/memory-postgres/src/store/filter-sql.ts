@@ -1,16 +1,10 @@
 import type { EntryFilter } from "@claw/memory-api";
+import { SqlParams } from "./sql-params.js";
+import { whereSql } from "./where-sql.js";
 
 export type { EntryFilter };
 
-/** Bound parameters for one statement: `add(value)` returns its placeholder (`$3`). */
-export class SqlParams {
-  readonly values: unknown[] = [];
-
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
+export { SqlParams };
 
 /** `AND ...` conditions on claw_memories aliased `m`; every value is a bound parameter. */
 export function filterSql(filter: EntryFilter, params: SqlParams): string {
@@ -25,5 +19,5 @@ export function filterSql(filter: EntryFilter, params: SqlParams): string {
     parts.push(`m.category = ANY(${params.add(filter.categories)}::text[])`);
   }
   if (!filter.includeSuperseded) parts.push("m.superseded_by IS NULL");
-  return parts.map((p) => ` AND ${p}`).join("");
+  return parts.map((p) => ` AND ${p}`).join("") + whereSql(filter.where, params);
 }

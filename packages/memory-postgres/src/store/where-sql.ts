@@ -1,5 +1,5 @@
 import type { WhereCondition, WhereScalar } from "@claw/memory-api";
-import type { SqlParams } from "./filter-sql.js";
+import type { SqlParams } from "./sql-params.js";
 
 /**
  * `AND ...` conditions on the `metadata` jsonb of `claw_memories AS m` for a validated `where`

@@ -1,4 +1,4 @@
-import type { MemoryEntry } from "@claw/memory-api";
+import type { MemoryEntry, Metadata } from "@claw/memory-api";
 import { blobToFloat32 } from "../../recall/vector-math.js";
 
 /** An entries row as a driver returns it (the columns entries are built from); `V` is how the
@@ -19,6 +19,8 @@ export interface EntryRow<V = Buffer> {
   source_start: number | null;
   source_end: number | null;
   context: string | null;
+  /** JSON text (SQLite) or the parsed object (PostgreSQL jsonb); null = none. */
+  metadata: string | Metadata | null;
   embedding?: V | null;
 }
 
@@ -29,7 +31,7 @@ export type MemoryRow = EntryRow<Buffer>;
 export function entryColumns(withEmbedding: boolean): string {
   const base =
     "m.rid, m.id, m.key, m.content, m.category, m.created_at, m.updated_at, m.session_id, m.namespace, " +
-    "m.importance, m.superseded_by, m.source_path, m.source_start, m.source_end, m.context";
+    "m.importance, m.superseded_by, m.source_path, m.source_start, m.source_end, m.context, m.metadata";
   return withEmbedding ? `${base}, m.embedding` : base;
 }
 
@@ -66,6 +68,9 @@ export function rowToEntry<V = Buffer>(
     entry.source = { path: row.source_path, startLine: row.source_start ?? 1, endLine: row.source_end ?? 1 };
   }
   if (row.context !== null && row.context !== undefined) entry.context = row.context;
+  if (row.metadata !== null && row.metadata !== undefined) {
+    entry.metadata = typeof row.metadata === "string" ? (JSON.parse(row.metadata) as Metadata) : row.metadata;
+  }
   if (score !== undefined) entry.score = score;
   if (row.embedding) entry.embedding = decode(row.embedding);
   return entry;

@@ -1,11 +1,8 @@
 import type { EntryFilter } from "@claw/memory-api";
+import type { SqlFragment } from "./sql-fragment.js";
+import { whereSql } from "./where-sql.js";
 
-export type { EntryFilter };
-
-export interface SqlFragment {
-  sql: string;
-  params: unknown[];
-}
+export type { EntryFilter, SqlFragment };
 
 /** Builds `AND ...` conditions on the memories table aliased `m`; every value is a bound parameter. */
 export function filterSql(filter: EntryFilter): SqlFragment {
@@ -32,7 +29,8 @@ export function filterSql(filter: EntryFilter): SqlFragment {
     params.push(...filter.categories);
   }
   if (!filter.includeSuperseded) parts.push("m.superseded_by IS NULL");
-  return { sql: parts.map((p) => ` AND ${p}`).join(""), params };
+  const where = whereSql(filter.where);
+  return { sql: parts.map((p) => ` AND ${p}`).join("") + where.sql, params: [...params, ...where.params] };
 }
 
 /** True when the filter narrows beyond a namespace, so an index over-fetch may come back short. */
@@ -41,6 +39,7 @@ export function isSelective(filter: EntryFilter): boolean {
     filter.sessionId !== undefined ||
     filter.since !== undefined ||
     filter.until !== undefined ||
-    (filter.categories !== undefined && filter.categories.length > 0)
+    (filter.categories !== undefined && filter.categories.length > 0) ||
+    (filter.where !== undefined && filter.where.length > 0)
   );
 }

@@ -1,5 +1,5 @@
 import type { WhereCondition, WhereScalar } from "@claw/memory-api";
-import type { SqlFragment } from "./filter-sql.js";
+import type { SqlFragment } from "./sql-fragment.js";
 
 /**
  * `AND ...` conditions on the metadata JSON of `memories AS m` for a validated `where` filter

@@ -71,6 +71,7 @@ function addMissingColumns(db: Database): void {
     source_end: "INTEGER",
     fts_text: "TEXT",
     context: "TEXT",
+    metadata: "TEXT",
     content_hash: "TEXT NOT NULL DEFAULT ''",
   };
   for (const column of MEMORY_COLUMNS) {

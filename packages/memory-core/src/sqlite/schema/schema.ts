@@ -2,7 +2,7 @@
  * The one place the database's shape is declared. Migrations (migrate.ts) build on these
  * statements; nothing else creates tables.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** The memories table. `rid` is an explicit INTEGER PRIMARY KEY so VACUUM never renumbers the
  *  rowids that the FTS and vector indexes point at. */
@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS memories (
   source_path TEXT,
   source_start INTEGER,
   source_end INTEGER,
-  context TEXT
+  context TEXT,
+  metadata TEXT
 )`;
 
 export const MEMORY_COLUMNS = [
@@ -49,6 +50,7 @@ export const MEMORY_COLUMNS = [
   "source_start",
   "source_end",
   "context",
+  "metadata",
 ] as const;
 
 export const CREATE_MEMORY_INDEXES = `

@@ -20,15 +20,15 @@ export interface WriteResult {
 // (a bulk import spends ~25 µs per entry in all).
 const INSERT_NEW = `INSERT INTO memories (id, key, content, category, namespace, session_id, importance,
     superseded_by, created_at, updated_at, content_hash, fts_text, source_path, source_start, source_end,
-    embedding, embedding_content_hash, context)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    embedding, embedding_content_hash, context, metadata)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT(namespace, key) DO NOTHING`;
 
 const UPDATE_EXISTING = `UPDATE memories SET key = @key, content = @content, category = @category,
     session_id = @session_id, importance = @importance, superseded_by = @superseded_by,
     created_at = @created_at, updated_at = @updated_at, content_hash = @content_hash, fts_text = @fts_text,
     source_path = @source_path, source_start = @source_start, source_end = @source_end,
-    context = @context,
+    context = @context, metadata = @metadata,
     embedding = CASE WHEN @keep THEN embedding ELSE @embedding END,
     embedding_content_hash = CASE WHEN @keep THEN embedding_content_hash ELSE @embedding_content_hash END
   WHERE rid = @rid`;
@@ -86,6 +86,7 @@ export function writeEntry(
       blob,
       blob === null ? null : hash,
       write.context,
+      write.metadata,
     );
   let rid: number;
   let entryId = id;
@@ -133,6 +134,7 @@ export function writeEntry(
       source_start: source?.startLine ?? null,
       source_end: source?.endLine ?? null,
       context: write.context,
+      metadata: write.metadata,
       keep: keepVector ? 1 : 0,
       embedding: blob,
       embedding_content_hash: blob === null ? null : hash,
@@ -171,6 +173,7 @@ export function writeEntry(
       source_start: source?.startLine ?? null,
       source_end: source?.endLine ?? null,
       context: write.context,
+      metadata: write.metadata,
     }),
     job: hasVector ? null : { rid, namespace: write.namespace, hash, content: write.content },
   };
