@@ -50,6 +50,24 @@ const MIN_CANDIDATES = 1000;
  */
 const CODES_PER_CANDIDATE = 250;
 
+/**
+ * The largest share of the codes a filtered search passes to the re-rank before it scans every
+ * filtered row exactly instead: both read rows, and the exact scan reads them all (~260 ms at
+ * 100k × 384).
+ */
+const MAX_POOL_SHARE = 0.25;
+
+/**
+ * The next candidate pool of a filtered search whose `wanted` candidates left `survived` (< k)
+ * hits: twice what should hold k at the share that survived, or null when none survived or that
+ * pool would pass more than MAX_POOL_SHARE of the codes (then the exact scan reads less).
+ */
+export function filteredPool(k: number, wanted: number, survived: number, codes: number): number | null {
+  if (survived === 0) return null;
+  const next = Math.ceil((2 * k * wanted) / survived);
+  return next > codes * MAX_POOL_SHARE ? null : next;
+}
+
 /** How many candidates the pre-filter passes to the exact re-rank for k hits among `codes`. */
 export function candidatesFor(k: number, codes: number, minCandidates = MIN_CANDIDATES): number {
   return Math.max(k * CANDIDATES_PER_HIT, minCandidates, Math.ceil(codes / CODES_PER_CANDIDATE));
@@ -190,23 +208,30 @@ export function createVectorIndex(
       const current = k > 0 ? mirror.current() : null;
       if (current === null) return [];
       const query = float32ToBlob(queryVector);
-      const wanted = candidatesFor(k, current.codes.count, minCandidates);
+      const encoded = current.encoder.query(queryVector);
       const namespace =
         filter.namespace !== undefined && filter.namespace !== "*" ? filter.namespace : undefined;
-      const candidates = current.codes.nearest(current.encoder.query(queryVector), wanted, namespace);
-      const hits = ranked(
-        query,
-        queryVector,
-        "m.rid IN (SELECT value FROM json_each(?))",
-        [JSON.stringify(candidates)],
-        { ...filter, namespace: undefined },
-        k,
-      );
-      // Fewer than k survived although the pre-filter had more to give: the filter (session,
-      // categories, dates, superseded) removed them, and only an exact scan of the filtered rows is right.
-      if (hits.length < k && candidates.length >= wanted)
-        return ranked(query, queryVector, "1 = 1", [], filter, k);
-      return hits;
+      let wanted = candidatesFor(k, current.codes.count, minCandidates);
+      for (;;) {
+        const candidates = current.codes.nearest(encoded, wanted, namespace);
+        const hits = ranked(
+          query,
+          queryVector,
+          "m.rid IN (SELECT value FROM json_each(?))",
+          [JSON.stringify(candidates)],
+          { ...filter, namespace: undefined },
+          k,
+        );
+        // All k, or every candidate the codes had: the answer.
+        if (hits.length >= k || candidates.length < wanted) return hits;
+        // Fewer than k survived although the pre-filter had more to give: the filter (session,
+        // categories, dates, superseded, metadata) removed them. A pool sized by the share that
+        // survived (twice what should hold k) is tried when it reads fewer rows than the exact scan
+        // of every filtered row would; none survived, or too large a pool: that exact scan.
+        const next = filteredPool(k, wanted, hits.length, current.codes.count);
+        if (next === null) return ranked(query, queryVector, "1 = 1", [], filter, k);
+        wanted = next;
+      }
     },
   };
 }
