@@ -10,3 +10,4 @@ export {
   openContractMemory,
 } from "./contract-harness.js";
 export { describeMemoryContract } from "./memory-contract.js";
+export { WHERE_CASES, WHERE_ROWS } from "./where-cases.js";
