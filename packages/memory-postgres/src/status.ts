@@ -1,5 +1,6 @@
 import type { MemoryStatus } from "@claw/memory-api";
 import type { EmbeddingWorker } from "@claw/memory-core";
+import { urlWithoutSecrets } from "./db/connection-error.js";
 import type { Queryable } from "./db/pool.js";
 import type { SqlNames } from "./db/sql-names.js";
 import type { VectorSearch } from "./embedding/vector-index.js";
@@ -58,12 +59,5 @@ export async function readStatus(sources: StatusSources): Promise<MemoryStatus> 
 /** The connection string without its password, for status() and messages. */
 export function describeLocation(connectionString: string | undefined, schema: string): string {
   if (connectionString === undefined) return `postgres (caller's pool)#${schema}`;
-  try {
-    const url = new URL(connectionString);
-    url.password = "";
-    url.search = "";
-    return `${url.toString()}#${schema}`;
-  } catch {
-    return `postgres#${schema}`;
-  }
+  return `${urlWithoutSecrets(connectionString, "") ?? "postgres"}#${schema}`;
 }

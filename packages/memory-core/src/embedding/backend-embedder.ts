@@ -34,11 +34,8 @@ export function createBackendEmbedder(
   const closed = new AbortController();
   const running = new Set<Promise<number>>();
 
-  async function backfill(batchSize: number, onProgress?: Progress): Promise<number> {
-    const normal = (progress?: Progress) => backfillMissing(worker, rows, batchSize, progress, closed.signal);
-    const work = options.backfillWith
-      ? options.backfillWith.backfill(normal, onProgress)
-      : normal(onProgress);
+  /** Runs a backfill or a sweep so that close() waits for it, then lets the backend follow up. */
+  async function tracked(work: Promise<number>): Promise<number> {
     running.add(work);
     try {
       return await work;
@@ -46,6 +43,13 @@ export function createBackendEmbedder(
       running.delete(work);
       await options.afterBackfill?.();
     }
+  }
+
+  function backfill(batchSize: number, onProgress?: Progress): Promise<number> {
+    const normal = (progress?: Progress) => backfillMissing(worker, rows, batchSize, progress, closed.signal);
+    return tracked(
+      options.backfillWith ? options.backfillWith.backfill(normal, onProgress) : normal(onProgress),
+    );
   }
 
   const sweep =
@@ -58,17 +62,12 @@ export function createBackendEmbedder(
           sweep: async () => {
             const after = await rows.sweepAfter();
             const size = options.sweep?.batchSize ?? 64;
-            const work = backfillMissing(worker, rows, size, undefined, closed.signal, after);
-            running.add(work);
             try {
-              return await work;
+              return await tracked(backfillMissing(worker, rows, size, undefined, closed.signal, after));
             } catch (error) {
               // Closing stops a sweep between batches; that is not a failure to report.
               if (closed.signal.aborted) return 0;
               throw error;
-            } finally {
-              running.delete(work);
-              await options.afterBackfill?.();
             }
           },
         });

@@ -33,13 +33,23 @@ export function describeServer(options: pg.PoolConfig): string {
 
 /** A connection string without its password (shown as ***) or parameters (which may hold secrets). */
 export function redactedUrl(connectionString: string): string {
+  return (
+    urlWithoutSecrets(connectionString, "***") ?? "the configured server (its connection string is not a URL)"
+  );
+}
+
+/**
+ * A connection string with its password replaced by `mask` ("" drops it) and without its
+ * parameters (which may hold secrets); null when it is not a URL.
+ */
+export function urlWithoutSecrets(connectionString: string, mask: string): string | null {
   try {
     const url = new URL(connectionString);
-    if (url.password !== "") url.password = "***";
+    if (url.password !== "") url.password = mask;
     url.search = "";
     return url.toString();
   } catch {
-    return "the configured server (its connection string is not a URL)";
+    return null;
   }
 }
 

@@ -22,8 +22,8 @@ export interface TableAnalyzer {
  * or no row with a vector, and answers vector queries with an exact scan instead of the HNSW index:
  * 24 ms instead of 1.4 ms per query at 10k rows. Autovacuum gets there eventually (after a minute,
  * on a real server; never on PGlite); this runs ANALYZE after the write that crossed the line,
- * before that write returns. One ANALYZE at a time; a failure (say, the role does not own the
- * table) is logged once and ends the analysing.
+ * before that write returns. One ANALYZE at a time; a failure is logged once and ends the
+ * analysing (a role that does not own the table gets no error: PostgreSQL skips it with a notice).
  */
 export function createTableAnalyzer(db: Queryable, names: SqlNames, logger: Logger): TableAnalyzer {
   let changes = 0;
@@ -31,13 +31,18 @@ export function createTableAnalyzer(db: Queryable, names: SqlNames, logger: Logg
   let running: Promise<void> | null = null;
   let disabled = false;
 
+  /** What the table held when it was last analysed, by anyone (never: 0). */
+  async function readAnalysedRows(): Promise<number> {
+    const { rows } = await db.query<{ rows: number }>(
+      `SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = '${names.memories}'::regclass`,
+    );
+    return Number(rows[0]?.rows ?? 0);
+  }
+
   async function analyze(): Promise<void> {
     try {
       await db.query(`ANALYZE ${names.memories}`);
-      const { rows } = await db.query<{ rows: number }>(
-        `SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = '${names.memories}'::regclass`,
-      );
-      analysedRows = Number(rows[0]?.rows ?? 0);
+      analysedRows = await readAnalysedRows();
     } catch (error) {
       disabled = true;
       logger.warn("cannot ANALYZE the memories table: vector queries may scan instead of using the index", {
@@ -47,13 +52,7 @@ export function createTableAnalyzer(db: Queryable, names: SqlNames, logger: Logg
   }
 
   async function due(minimum: number): Promise<boolean> {
-    if (analysedRows === null) {
-      // What the table held when it was last analysed, by anyone (-1 = never: nothing known).
-      const { rows } = await db.query<{ rows: number }>(
-        `SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = '${names.memories}'::regclass`,
-      );
-      analysedRows = Number(rows[0]?.rows ?? 0);
-    }
+    analysedRows ??= await readAnalysedRows();
     return changes > 0 && changes >= Math.max(minimum, analysedRows * ANALYZE_AFTER_SHARE);
   }
 

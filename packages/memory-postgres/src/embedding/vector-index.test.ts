@@ -16,6 +16,22 @@ forEachTestDatabase((database) => {
     return rows.map((r) => r.indexname as string);
   }
 
+  /** The plan of a nearest-neighbour query on `type(dimensions)` with sequential scans discouraged. */
+  async function nearestPlan(
+    schema: string,
+    type: "vector" | "halfvec",
+    dimensions: number,
+  ): Promise<string> {
+    const query = `[${Array.from({ length: dimensions }, (_, i) => (i === 0 ? 1 : 0)).join(",")}]`;
+    const plan = await database().script(
+      `BEGIN; SET LOCAL enable_seqscan = off;
+       EXPLAIN SELECT m.rid FROM "${schema}".claw_memories m WHERE array_length(m.embedding, 1) = ${dimensions}
+         ORDER BY (m.embedding::${type}(${dimensions}) <=> '${query}'::${type}(${dimensions})) LIMIT 5;`,
+    );
+    await database().script("COMMIT");
+    return plan.map((r) => String(r["QUERY PLAN"])).join("\n");
+  }
+
   describe("vector search", () => {
     it("with pgvector: an HNSW index for the provider's dimensions, replaced when they change", async (ctx) => {
       if (!database().pgvector) ctx.skip();
@@ -32,16 +48,7 @@ forEachTestDatabase((database) => {
       if (!database().pgvector) ctx.skip();
       const memory = await openTestMemory(database(), { embeddings: hashing(16) });
       const schema = schemaOf(memory);
-      const vector = `[${Array.from({ length: 16 }, (_, i) => (i === 0 ? 1 : 0)).join(",")}]`;
-      const plan = await database().script(
-        `BEGIN; SET LOCAL enable_seqscan = off;
-         EXPLAIN SELECT m.rid FROM "${schema}".claw_memories m WHERE array_length(m.embedding, 1) = 16
-           ORDER BY (m.embedding::vector(16) <=> '${vector}'::vector(16)) LIMIT 5;`,
-      );
-      await database().script("COMMIT");
-      expect(plan.map((r) => String(r["QUERY PLAN"])).join("\n")).toContain(
-        "Index Scan using claw_memories_hnsw_16",
-      );
+      expect(await nearestPlan(schema, "vector", 16)).toContain("Index Scan using claw_memories_hnsw_16");
     });
 
     it("with pgvector ≥ 0.7: 3,072 dimensions get a halfvec HNSW index, used by vector recall", async (ctx) => {
@@ -60,14 +67,7 @@ forEachTestDatabase((database) => {
       expect((await memory.recall("south wall tomatoes", { mode: "embedding", limit: 1 }))[0]?.key).toBe(
         "tomatoes",
       );
-      const query = `[${Array.from({ length: 3072 }, (_, i) => (i === 0 ? 1 : 0)).join(",")}]`;
-      const plan = await database().script(
-        `BEGIN; SET LOCAL enable_seqscan = off;
-         EXPLAIN SELECT m.rid FROM "${schema}".claw_memories m WHERE array_length(m.embedding, 1) = 3072
-           ORDER BY (m.embedding::halfvec(3072) <=> '${query}'::halfvec(3072)) LIMIT 5;`,
-      );
-      await database().script("COMMIT");
-      expect(plan.map((r) => String(r["QUERY PLAN"])).join("\n")).toContain(
+      expect(await nearestPlan(schema, "halfvec", 3072)).toContain(
         "Index Scan using claw_memories_hnsw_half_3072",
       );
     });

@@ -18,14 +18,15 @@ function conditionSql(condition: WhereCondition, params: SqlParams): string {
   let bound: string | undefined;
   const field = () => (bound ??= `(m.metadata #> ${params.add(condition.path)}::text[])`);
   switch (condition.op) {
+    // $eq is $in of one value, $ne is $nin of one.
     case "eq":
-      return held(`${field()} = ${params.add(JSON.stringify(condition.value))}::jsonb`);
-    case "ne":
-      return `NOT ${held(`${field()} = ${params.add(JSON.stringify(condition.value))}::jsonb`)}`;
     case "in":
-      return held(anyOf(field, condition.values, params));
-    case "nin":
-      return `NOT ${held(anyOf(field, condition.values, params))}`;
+    case "ne":
+    case "nin": {
+      const values = "values" in condition ? condition.values : [condition.value];
+      const test = held(anyOf(field, values, params));
+      return condition.op === "ne" || condition.op === "nin" ? `NOT ${test}` : test;
+    }
     case "exists":
       return `${field()} IS ${condition.value ? "NOT NULL" : "NULL"}`;
     default: {

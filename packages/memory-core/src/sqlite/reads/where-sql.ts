@@ -14,18 +14,16 @@ export function whereSql(conditions: readonly WhereCondition[] | undefined): Sql
   for (const condition of conditions) {
     const path = jsonPath(condition.path);
     switch (condition.op) {
+      // $eq is $in of one value, $ne is $nin of one.
       case "eq":
-        parts.push(held(equals(path, condition.value, params)));
-        break;
-      case "ne":
-        parts.push(`NOT ${held(equals(path, condition.value, params))}`);
-        break;
       case "in":
-        parts.push(held(anyOf(path, condition.values, params)));
+      case "ne":
+      case "nin": {
+        const values = "values" in condition ? condition.values : [condition.value];
+        const test = held(anyOf(path, values, params));
+        parts.push(condition.op === "ne" || condition.op === "nin" ? `NOT ${test}` : test);
         break;
-      case "nin":
-        parts.push(`NOT ${held(anyOf(path, condition.values, params))}`);
-        break;
+      }
       case "exists":
         params.push(path);
         parts.push(`json_type(m.metadata, ?) IS ${condition.value ? "NOT NULL" : "NULL"}`);
