@@ -45,6 +45,7 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
   const maintenance = () => import("./commands/maintenance-commands.js");
   const lifecycle = () => import("./commands/lifecycle-commands.js");
   const config = () => import("./commands/config-commands.js");
+  const history = () => import("./commands/history-commands.js");
 
   program
     .command("store")
@@ -63,6 +64,8 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
       repeatable,
     )
     .option("--metadata <json>", "metadata as a JSON object (a --meta on the same key wins)")
+    .option("--ttl <age>", "expire after this long: 30m, 12h, 7d, 2w, 1y (not with --expires-at)")
+    .option("--expires-at <time>", "expire at this time (RFC 3339: 2026-12-31T23:00:00Z)")
     .action(action(async () => (await memory()).storeCommand));
 
   program
@@ -114,6 +117,27 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--session <id>")
     .option("-y, --yes", "do not ask for confirmation")
     .action(action(async () => (await memory()).purgeCommand));
+
+  program
+    .command("history")
+    .description("every kept version of a memory, newest first: what changed, when and by whom")
+    .argument("<key>")
+    .option("--namespace <ns>")
+    .option("-n, --limit <n>", "only the newest n versions (default every kept one)")
+    .action(action(async () => (await history()).historyCommand));
+
+  program
+    .command("restore")
+    .description("make an earlier version of a memory current again (also after forget)")
+    .argument("<key>")
+    .argument("<version>", "a version number from `claw-memory history <key>`")
+    .option("--namespace <ns>")
+    .action(action(async () => (await history()).restoreCommand));
+
+  program
+    .command("purge-expired")
+    .description("delete the memories whose expiry (store --ttl / --expires-at) has passed")
+    .action(action(async () => (await history()).purgeExpiredCommand));
 
   program
     .command("export")

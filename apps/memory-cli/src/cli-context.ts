@@ -8,6 +8,9 @@ import { UsageError } from "./exit-codes.js";
 import { type Colors, colorsFor } from "./output/colors.js";
 import { createProgress, type Progress } from "./output/progress.js";
 
+/** Who the CLI's changes are recorded as in the history (`claw-memory history`). */
+export const CLI_ACTOR = "cli";
+
 /** The global options every command shares. */
 export interface GlobalOptions {
   workspace?: string;
@@ -109,6 +112,8 @@ export class CliContext {
       // A command must not report success for writes that went nowhere (a NoneMemory): the
       // reason the store did not open is the command's one error.
       onOpenFailure: "throw",
+      // Every change a command makes is recorded as the CLI's in the entries' history.
+      actor: CLI_ACTOR,
     });
     return this.opened;
   }

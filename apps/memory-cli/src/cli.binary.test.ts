@@ -10,7 +10,18 @@ describe("the built claw-memory binary", () => {
     const help = await runBinary(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: claw-memory [options] [command]");
-    for (const command of ["store", "recall", "import", "hygiene", "curate", "mcp", "init"]) {
+    for (const command of [
+      "store",
+      "recall",
+      "history",
+      "restore",
+      "purge-expired",
+      "import",
+      "hygiene",
+      "curate",
+      "mcp",
+      "init",
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -80,6 +91,8 @@ describe("claw-memory mcp (stdio, official MCP client)", () => {
       "memory_context",
       "memory_forget",
       "memory_get",
+      "memory_history",
+      "memory_restore",
       "memory_search",
       "memory_store",
     ]);

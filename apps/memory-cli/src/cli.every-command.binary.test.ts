@@ -45,12 +45,28 @@ describe("every command through the built binary", () => {
     expect((await json(["entity", "Alice"])).facts.length).toBe(1);
     expect((await json(["reflect"])).written).toContain("bank/opinions.md");
     expect(await json(["forget", "pet"])).toEqual({ key: "pet", removed: true });
+    expect(
+      (await json(["history", "pet"])).map((v: { version: number; action: string; actor: string }) => [
+        v.version,
+        v.action,
+        v.actor,
+      ]),
+    ).toEqual([
+      [2, "forget", "cli"],
+      [1, "create", "cli"],
+    ]);
+    expect((await json(["restore", "pet", "1"])).content).toBe("A cat named Miso");
+    expect((await json(["store", "door", "The door code is 4711", "--ttl", "1h"])).expiresAt).toMatch(/Z$/);
+    expect(await json(["purge-expired"])).toEqual({ removed: 0 });
     expect((await json(["purge", "--namespace", "default", "--yes"])).purged).toBeGreaterThan(0);
 
     const curate = await run(["curate"]);
     expect(curate.code).toBe(2);
     expect(JSON.parse(curate.stdout).error.code).toBe("USAGE");
     expect((await run(["get", "pet"])).code).toBe(3);
+    // A purge deletes the history too.
+    expect((await run(["history", "pet"])).code).toBe(3);
+    expect((await run(["restore", "pet", "0"])).code).toBe(2);
     expect((await run(["read", "../outside.md"])).code).toBe(2);
   });
 });

@@ -3,7 +3,7 @@
  * modes, and single deferred store() calls, all through the public SqliteMemory API.
  */
 import { existsSync, rmSync, statSync } from "node:fs";
-import type { MemoryEntry, SearchMode } from "@claw/memory-api";
+import type { MemoryEntry, SearchMode, WhereFilter } from "@claw/memory-api";
 import { DEFAULT_CONFIG, type MemorySettings, SqliteMemory } from "@claw/memory-core";
 import type { Corpus } from "./corpus.js";
 import type { PrecomputedEmbeddings } from "./precomputed-embeddings.js";
@@ -23,18 +23,34 @@ export const IMPORT_CHUNK = 50_000;
 
 type ImportEntry = Partial<MemoryEntry>;
 
+/**
+ * The metadata of entry `i` when an import carries metadata: a project (10 of them, so a filter on
+ * one keeps 10 %) and a tier ("gold" for 2 % of entries), independent of the text and the vector.
+ */
+export function metadataAt(i: number): { project: string; tier: string } {
+  return { project: `p${i % 10}`, tier: i % 50 === 7 ? "gold" : "std" };
+}
+
+/** The `where` filters the speed suite times, by the share of entries they keep. */
+export const WHERE_FILTERS = {
+  where10: { project: "p3" },
+  where2: { tier: "gold" },
+} as const;
+
 /** Entries `from .. to-1` as import() takes them; `matrix` (row-major, whole corpus) adds vectors. */
 export function importEntries(
   corpus: Corpus,
   from: number,
   to: number,
   matrix?: Float32Array,
+  withMetadata = false,
 ): ImportEntry[] {
   const { dimensions } = corpus;
   const entries: ImportEntry[] = [];
   for (let i = from; i < to; i++) {
     const entry: ImportEntry = { key: corpus.keyAt(i), content: corpus.sentenceAt(i), category: "core" };
     if (matrix !== undefined) entry.embedding = matrix.subarray(i * dimensions, (i + 1) * dimensions);
+    if (withMetadata) entry.metadata = metadataAt(i);
     entries.push(entry);
   }
   return entries;
@@ -48,10 +64,12 @@ export async function importCorpus(
   memory: SqliteMemory,
   corpus: Corpus,
   matrix?: Float32Array,
+  withMetadata = false,
 ): Promise<number> {
   let nanos = 0n;
   for (let from = 0; from < corpus.size; from += IMPORT_CHUNK) {
-    const entries = importEntries(corpus, from, Math.min(corpus.size, from + IMPORT_CHUNK), matrix);
+    const to = Math.min(corpus.size, from + IMPORT_CHUNK);
+    const entries = importEntries(corpus, from, to, matrix, withMetadata);
     const start = process.hrtime.bigint();
     await memory.import(entries);
     nanos += process.hrtime.bigint() - start;
@@ -80,9 +98,15 @@ export function openClaw(path: string, embeddings: PrecomputedEmbeddings): Sqlit
   return SqliteMemory.open({ path, embeddings, settings: CLAW_SETTINGS });
 }
 
-/** Corpus indexes of claw's top k for `text` (keys are `m<index>`). */
-export async function clawRecall(memory: SqliteMemory, text: string, mode: SearchMode, k: number) {
-  const entries = await memory.recall(text, { mode, limit: k });
+/** Corpus indexes of claw's top k for `text` (keys are `m<index>`), optionally filtered on metadata. */
+export async function clawRecall(
+  memory: SqliteMemory,
+  text: string,
+  mode: SearchMode,
+  k: number,
+  where?: WhereFilter,
+) {
+  const entries = await memory.recall(text, { mode, limit: k, ...(where === undefined ? {} : { where }) });
   return entries.map((e) => Number(e.key.slice(1)));
 }
 

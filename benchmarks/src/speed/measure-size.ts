@@ -14,6 +14,7 @@ import {
   measureStores,
   openClaw,
   removeDatabase,
+  WHERE_FILTERS,
 } from "./claw-engine.js";
 import { createCorpus } from "./corpus.js";
 import { createFullScan } from "./fullscan-engine.js";
@@ -100,7 +101,8 @@ async function measureDefaultCorpus(
   const memory = openClaw(clawPath, embeddings);
   let vectorTimes: Timed<number[]>;
   try {
-    const importSeconds = await importCorpus(memory, corpus, matrix);
+    // With metadata (a project and a tier per entry), so that filtered recall can be timed.
+    const importSeconds = await importCorpus(memory, corpus, matrix, true);
     add("claw.import_vectors_per_s", size / Math.max(importSeconds, 1e-9), "entries/s", "higher");
     // Garbage (of the import, of a previous size) would blur the figure: collect it when node
     // allows (--expose-gc). A difference against an RSS taken before the load is not reported: the
@@ -115,6 +117,20 @@ async function measureDefaultCorpus(
     latency("claw.vector", summarize(vectorTimes.times), true);
     const hybrid = await timeQueries(warmup, vectorQueries, (q) => clawRecall(memory, q.text, "hybrid", K));
     latency("claw.hybrid", summarize(hybrid.times), true);
+    for (const [name, where] of Object.entries(WHERE_FILTERS)) {
+      log(`claw recall with a metadata filter (${name})`);
+      for (const [mode, queries] of [
+        ["keyword", keywordQueries],
+        ["vector", vectorQueries],
+        ["hybrid", vectorQueries],
+      ] as const) {
+        const engineMode = mode === "keyword" ? "bm25" : mode === "vector" ? "embedding" : "hybrid";
+        const timed = await timeQueries(warmup, queries, (q) =>
+          clawRecall(memory, q.text, engineMode, K, where),
+        );
+        latency(`claw.${mode}.${name}`, summarize(timed.times), false);
+      }
+    }
 
     log(`claw store() × ${plan.stores}`);
     latency("claw.store", summarize(await measureStores(memory, corpus, embeddings, plan.stores)), false);

@@ -8,6 +8,13 @@ export type {
   TextGenerator,
 } from "./embedding-provider.js";
 export type {
+  HistoryRetention,
+  MemoryChange,
+  MemoryVersion,
+  RemovalChange,
+  WriteChange,
+} from "./history.js";
+export type {
   ConflictScore,
   ConflictSide,
   ConsolidationResult,
@@ -30,6 +37,7 @@ export type {
   RecallRequest,
   RecallRow,
   RecallSource,
+  RemovalNote,
   ScoredRow,
   VectorHit,
   WrittenEntry,
@@ -50,14 +58,19 @@ export {
   type MemoryErrorOptions,
 } from "./memory-error.js";
 export type {
+  ActorOption,
   EmbedTextsOptions,
   EntryRef,
   ExportFilter,
+  ForgetManyOptions,
+  ForgetOptions,
+  HistoryOptions,
   ImportOptions,
   ListOptions,
   NamespaceOption,
   ProgressOptions,
   RecallOptions,
+  RestoreOptions,
   StoreOptions,
 } from "./memory-options.js";
 export type {

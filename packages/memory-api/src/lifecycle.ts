@@ -58,7 +58,9 @@ export interface HygieneReport {
   prunedSuperseded: number;
   /** Entries that had expired but were kept to honour a retention floor. */
   keptByFloor: number;
-  /** Keys deleted, as `namespace/key`. */
+  /** Entries deleted because their own `expiresAt` had passed (any category). */
+  expired: number;
+  /** Keys deleted past their category's retention, as `namespace/key`. */
   deletedKeys: string[];
 }
 

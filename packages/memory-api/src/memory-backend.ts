@@ -3,6 +3,7 @@
 // engine over the backend's searches, keeps the hot cache, defers embedding, backfills, reindexes
 // and closes, once for every engine. A backend only stores, reads, searches and reports.
 import type { EmbeddingProvider } from "./embedding-provider.js";
+import type { HistoryRetention, MemoryVersion, RemovalChange, WriteChange } from "./history.js";
 import type { MemoryStatus } from "./memory.js";
 import type { MemoryCategory, MemoryEntry, SearchMode } from "./memory-entry.js";
 import type { WhereCondition } from "./metadata.js";
@@ -30,6 +31,12 @@ export interface EntryWrite {
   context: string | null;
   /** MemoryEntry.metadata as validated JSON text (null: none). */
   metadata: string | null;
+  /** RFC 3339 UTC (null: never expires). */
+  expiresAt: string | null;
+  /** Recorded instead of the automatic create/update/supersede (null: automatic). */
+  change: WriteChange | null;
+  /** Who writes, for the history. */
+  actor: string;
   /** When false (store()), an update keeps the row's created_at; import() carries its own. */
   keepCreatedAt: boolean;
   /** An existing (namespace, key) is left as it is (import's onConflict "skip"). */
@@ -38,6 +45,16 @@ export interface EntryWrite {
 
 /** A (namespace, key) pair, validated. */
 export type EntryRefPair = readonly [namespace: string, key: string];
+
+/** How a deletion is recorded in each deleted entry's history (its tombstone). */
+export interface RemovalNote {
+  action: RemovalChange;
+  actor: string;
+  /** RFC 3339 UTC. */
+  at: string;
+  /** Delete the entries' history with them instead, leaving no tombstone (privacy). */
+  eraseHistory?: boolean;
+}
 
 /** One entry waiting for its vector. `hash` is the content hash the vector must belong to. */
 export interface EmbedJob {
@@ -66,6 +83,8 @@ export interface EntryFilter {
   includeSuperseded?: boolean;
   /** Conditions on MemoryEntry.metadata, all of which must hold (validated `where`). */
   where?: readonly WhereCondition[];
+  /** Only entries that have not expired at this moment (RFC 3339 UTC). */
+  aliveAt?: string;
 }
 
 /** One recall, validated. */
@@ -178,18 +197,40 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
    */
   checkText?(value: string | null | undefined, field: string): void;
 
-  /** Removes `removals`, then upserts `writes` in order, in one transaction. */
-  write(writes: readonly EntryWrite[], removals: readonly EntryRefPair[]): Promise<WrittenEntry[]>;
-  /** Deletes the pairs in one transaction; returns how many existed. */
-  deleteRefs(refs: readonly EntryRefPair[]): Promise<number>;
+  /**
+   * Removes `removals` (recorded as `removedAs`), then upserts `writes` in order, in one
+   * transaction. Every write that changes an entry, and every removal, adds a version to its
+   * history in the same transaction (see MemoryChange).
+   */
+  write(
+    writes: readonly EntryWrite[],
+    removals: readonly EntryRefPair[],
+    removedAs: RemovalNote,
+  ): Promise<WrittenEntry[]>;
+  /** Deletes the pairs in one transaction, each leaving a tombstone; returns how many existed. */
+  deleteRefs(refs: readonly EntryRefPair[], note: RemovalNote): Promise<number>;
+  /** Deletes the entries whose expiry is at or before `note.at`, each leaving a tombstone. */
+  deleteExpired(note: RemovalNote): Promise<number>;
+  /** Deletes the namespace's entries and all of its history. */
   deleteNamespace(namespace: string): Promise<number>;
+  /** Deletes the session's entries and their history. */
   deleteSession(sessionId: string): Promise<number>;
+  /** The entry's versions, newest first, at most `limit`: the live row (when it exists) and the kept ones. */
+  history(namespace: string, key: string, limit: number): Promise<MemoryVersion[]>;
+  /** Drops kept versions past the retention (the live state always stays); returns how many. */
+  pruneHistory(retention: HistoryRetention, now: string): Promise<number>;
 
-  get(namespace: string, key: string): Promise<MemoryEntry | null>;
+  /** The entry unless it is missing or expired at `aliveAt`. */
+  get(namespace: string, key: string, aliveAt: string): Promise<MemoryEntry | null>;
   list(filter: EntryFilter, limit: number, offset: number): Promise<MemoryEntry[]>;
-  count(namespace: string | undefined, category: MemoryCategory | undefined): Promise<number>;
-  /** Core entries of one namespace, most important first. */
-  topCore(namespace: string, limit: number): Promise<MemoryEntry[]>;
+  /** Entries not expired at `aliveAt`. */
+  count(
+    namespace: string | undefined,
+    category: MemoryCategory | undefined,
+    aliveAt: string,
+  ): Promise<number>;
+  /** Core entries of one namespace not expired at `aliveAt`, most important first. */
+  topCore(namespace: string, limit: number, aliveAt: string): Promise<MemoryEntry[]>;
   exportAll(filter: EntryFilter, withEmbeddings: boolean): Promise<MemoryEntry[]>;
   /** Up to `limit` entries with a row id above `afterRid`, ascending. */
   exportPage(

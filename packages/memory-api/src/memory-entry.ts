@@ -53,4 +53,6 @@ export interface MemoryEntry {
   context?: string;
   /** The caller's own fields (a JSON object); `where` filters on them. */
   metadata?: Metadata;
+  /** RFC 3339, UTC: from then on the entry is treated as gone (StoreOptions.expiresAt). */
+  expiresAt?: string;
 }

@@ -1,3 +1,4 @@
+import type { RemovalChange, WriteChange } from "./history.js";
 import type { MemoryCategory, SearchMode } from "./memory-entry.js";
 import type { Metadata, WhereFilter } from "./metadata.js";
 
@@ -12,6 +13,44 @@ export interface StoreOptions {
   context?: string;
   /** The caller's own fields, a JSON object of at most 16 KB as JSON (MemoryEntry.metadata). */
   metadata?: Metadata;
+  /**
+   * When the entry expires (RFC 3339 or a Date): from then on it is never recalled, listed,
+   * exported, counted or returned by get(), and purgeExpired() (hygiene) deletes it.
+   */
+  expiresAt?: string | Date;
+  /** The same as an age from now: "30m", "12h", "7d", "2w", "1y". Not together with `expiresAt`. */
+  ttl?: string;
+  /** Who makes the change, recorded in its history (default the memory's actor, "library"). */
+  actor?: string;
+}
+
+/** Who makes a change, recorded in the entry's history. */
+export interface ActorOption {
+  /** Default the memory's actor ("library"; the CLI says "cli", the server "token:<name>"). */
+  actor?: string;
+}
+
+export interface ForgetOptions extends ActorOption {
+  namespace?: string;
+  /** Delete the entry's history too, leaving no trace of it (as purgeNamespace does). */
+  eraseHistory?: boolean;
+}
+
+export interface ForgetManyOptions extends ActorOption {
+  /** What the deletion is recorded as (default "forget"). */
+  action?: RemovalChange;
+  /** Delete the entries' history too, leaving no trace of them (as purgeNamespace does). */
+  eraseHistory?: boolean;
+}
+
+export interface HistoryOptions {
+  namespace?: string;
+  /** At most this many versions, newest first (default: every one kept; at most 100,000). */
+  limit?: number;
+}
+
+export interface RestoreOptions extends ActorOption {
+  namespace?: string;
 }
 
 export interface RecallOptions {
@@ -77,6 +116,10 @@ export interface ImportOptions {
   /** Entries to delete in the same transaction, before the new ones are written (e.g. the old
    *  chunks of a file being re-indexed). */
   remove?: Iterable<EntryRef>;
+  /** Who writes, recorded in the history of every entry written or removed. */
+  actor?: string;
+  /** Record the writes as this change instead of create/update/supersede (the curator's "merge"). */
+  action?: WriteChange;
 }
 
 /** One entry to delete, as `forgetMany` takes them. */

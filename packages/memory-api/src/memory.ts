@@ -1,13 +1,19 @@
+import type { MemoryVersion } from "./history.js";
 import type { MemoryCategory, MemoryEntry } from "./memory-entry.js";
 import type {
+  ActorOption,
   EmbedTextsOptions,
   EntryRef,
   ExportFilter,
+  ForgetManyOptions,
+  ForgetOptions,
+  HistoryOptions,
   ImportOptions,
   ListOptions,
   NamespaceOption,
   ProgressOptions,
   RecallOptions,
+  RestoreOptions,
   StoreOptions,
 } from "./memory-options.js";
 
@@ -40,10 +46,27 @@ export interface Memory {
   /** Best first; "" or "*" = most recent. */
   recall(query: string, options?: RecallOptions): Promise<MemoryEntry[]>;
   list(options?: ListOptions): Promise<MemoryEntry[]>;
-  forget(key: string, options?: NamespaceOption): Promise<boolean>;
+  /** Deletes the entry, leaving a "forget" version in its history; false when it did not exist. */
+  forget(key: string, options?: ForgetOptions): Promise<boolean>;
   /** Deletes every listed entry in one transaction; returns how many existed. */
-  forgetMany(refs: Iterable<EntryRef>): Promise<number>;
+  forgetMany(refs: Iterable<EntryRef>, options?: ForgetManyOptions): Promise<number>;
+  /**
+   * The versions of one entry, newest first: every change since it was first stored, also after
+   * it was forgotten (a "forget" tombstone), until a purge or the history retention drops them.
+   * Empty when the key never existed.
+   */
+  history(key: string, options?: HistoryOptions): Promise<MemoryVersion[]>;
+  /**
+   * Makes `version` of the entry current again, as a new "restore" version (also after a forget;
+   * an `expiresAt` that has passed is not restored). NOT_FOUND when that version is not kept;
+   * INVALID_INPUT when it is a tombstone.
+   */
+  restore(key: string, version: number, options?: RestoreOptions): Promise<MemoryEntry>;
+  /** Deletes every entry whose `expiresAt` has passed, each leaving an "expire" version; returns how many. */
+  purgeExpired(options?: ActorOption): Promise<number>;
+  /** Deletes the namespace's entries and their history (privacy: nothing of them stays). */
   purgeNamespace(namespace: string): Promise<number>;
+  /** Deletes the session's entries and their history. */
   purgeSession(sessionId: string): Promise<number>;
   count(options?: { namespace?: string; category?: MemoryCategory }): Promise<number>;
   export(filter?: ExportFilter): Promise<MemoryEntry[]>;

@@ -38,6 +38,8 @@ export interface CreateMemoryOptions {
   plugins?: ClawPlugin[];
   /** How provider packages are loaded; apps pass `(s) => import(s)` so resolution starts from them. */
   importModule?: ModuleImporter;
+  /** Who this memory's changes are recorded as in the history (default "library"; the CLI says "cli"). */
+  actor?: string;
 }
 
 /**
@@ -97,6 +99,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<C
         logger,
         beforeClose,
         context,
+        ...(options.actor === undefined ? {} : { actor: options.actor }),
       };
       const opened = postgres
         ? await openPostgres(config, {

@@ -76,6 +76,7 @@ export { lendToNeighbours } from "./recall/session-neighbours.js";
 export { byCoverage } from "./recall/term-coverage.js";
 export { cosineSimilarity } from "./recall/vector-math.js";
 export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/reads/entry-row.js";
+export { type VersionRow, versionOf } from "./sqlite/reads/version-row.js";
 export { SCHEMA_VERSION } from "./sqlite/schema/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
 export type { EntryWrite } from "./sqlite/writes/upsert-entry.js";

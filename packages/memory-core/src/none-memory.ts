@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Memory, MemoryEntry, MemoryStatus, StoreOptions } from "@claw/memory-api";
+import type { Memory, MemoryEntry, MemoryStatus, MemoryVersion, StoreOptions } from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
 import type { MemoryContext } from "./memory-context.js";
 import * as check from "./validate-input.js";
 
@@ -53,6 +54,16 @@ export class NoneMemory implements Memory {
     return false;
   }
   async forgetMany(): Promise<number> {
+    return 0;
+  }
+  async history(): Promise<MemoryVersion[]> {
+    return [];
+  }
+  async restore(key: string, version: number): Promise<MemoryEntry> {
+    check.requireText(key, "key", 4096);
+    throw new MemoryError("NOT_FOUND", `no version ${String(version)} of "${key}" is kept (${this.reason})`);
+  }
+  async purgeExpired(): Promise<number> {
     return 0;
   }
   async purgeNamespace(): Promise<number> {

@@ -20,6 +20,8 @@ export interface PostgresOpenOptions {
   beforeClose: (memory: Memory) => Promise<void>;
   /** What createMemory knew, exposed as `memory.context`. */
   context?: MemoryContext;
+  /** Who the memory's changes are recorded as (BackendMemoryOptions.actor). */
+  actor?: string;
 }
 
 /** `[postgres] url`, or INVALID_INPUT naming it. */

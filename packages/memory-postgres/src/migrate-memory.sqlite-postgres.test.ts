@@ -52,7 +52,7 @@ const sorted = (entries: MemoryEntry[]) =>
 forEachTestDatabase((database) => {
   describe("migrateMemory: SQLite → PostgreSQL → SQLite", () => {
     it("round-trips 10 000 entries with their vectors and timestamps, resumably", {
-      timeout: 120_000,
+      timeout: 600_000,
     }, async () => {
       const source = openSqlite();
       await source.import(generated());

@@ -9,11 +9,12 @@ import { clearVectors } from "./embedding/backfill.js";
 import type { StoreParts } from "./open-store.js";
 import { postgresRecallSource } from "./search/recall-source.js";
 import { describeLocation, readStatus } from "./status.js";
-import { deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
+import { deleteExpired, deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
 import { type PgEntryRow, rowToEntry } from "./store/entry-row.js";
 import * as read from "./store/read-entries.js";
 import { rebuildFullText } from "./store/rebuild-fts.js";
 import { assertStorableText } from "./store/text-guard.js";
+import { pruneVersions, readHistory } from "./store/version-history.js";
 import { writeEntries } from "./store/write-entries.js";
 
 export interface PostgresBackendOptions {
@@ -62,10 +63,10 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
     warnings: parts.warnings,
     checkText: assertStorableText,
 
-    async write(writes, removals) {
+    async write(writes, removals, removedAs) {
       const written = await db(() =>
         inTransaction(parts.pool, async (tx) => {
-          await deleteRefs(tx, names, removals, textSearchConfig);
+          await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
           return writeEntries(tx, writes, writeOptions);
         }),
       );
@@ -75,14 +76,19 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
         job: missingVector ? { rid: row.rid, namespace: row.namespace, hash, content: row.content } : null,
       }));
     },
-    deleteRefs: (refs) => db((d) => deleteRefs(d, names, refs, textSearchConfig).then(analyzed)),
+    deleteRefs: (refs, note) => db((d) => deleteRefs(d, names, refs, note, textSearchConfig).then(analyzed)),
+    deleteExpired: (note) => db((d) => deleteExpired(d, names, note, textSearchConfig).then(analyzed)),
     deleteNamespace: (namespace) => db((d) => deleteNamespace(d, names, namespace).then(analyzed)),
     deleteSession: (sessionId) => db((d) => deleteSession(d, names, sessionId).then(analyzed)),
 
-    get: (namespace, key) => db((d) => read.getEntry(d, names, namespace, key)),
+    history: (namespace, key, limit) => db((d) => readHistory(d, names, namespace, key, limit)),
+    pruneHistory: (retention, now) => db((d) => pruneVersions(d, names, retention, now)),
+
+    get: (namespace, key, aliveAt) => db((d) => read.getEntry(d, names, namespace, key, aliveAt)),
     list: (filter, limit, offset) => db((d) => read.listEntries(d, names, filter, limit, offset)),
-    count: (namespace, category) => db((d) => read.countEntries(d, names, namespace, category)),
-    topCore: (namespace, limit) => db((d) => read.topCore(d, names, namespace, limit)),
+    count: (namespace, category, aliveAt) =>
+      db((d) => read.countEntries(d, names, namespace, category, aliveAt)),
+    topCore: (namespace, limit, aliveAt) => db((d) => read.topCore(d, names, namespace, limit, aliveAt)),
     exportAll: (filter, withEmbeddings) => db((d) => read.exportEntries(d, names, filter, withEmbeddings)),
     exportPage: (filter, withEmbeddings, afterRid, limit) =>
       db(async (d) =>

@@ -38,6 +38,22 @@ forEachTestDatabase((database) => {
       expect(final?.sessionId).toBe(`s${final?.content.split(" ")[1]}`);
     });
 
+    it("concurrent overwrites of one key from both servers each leave exactly one version", async () => {
+      const [a, b] = await twoServers();
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).store("shared", `version ${i}`)),
+      );
+      const history = await b.history("shared");
+      // 30 different contents: 30 versions, numbered 1…30 without a gap or a repeat, each content once.
+      expect(history.map((v) => v.version)).toEqual(Array.from({ length: 30 }, (_, i) => 30 - i));
+      expect(new Set(history.map((v) => v.content)).size).toBe(30);
+      expect(history.filter((v) => v.current).map((v) => v.content)).toEqual([
+        (await a.get("shared"))?.content,
+      ]);
+      expect(history.at(-1)?.action).toBe("create");
+      expect(history.slice(0, -1).every((v) => v.action === "update")).toBe(true);
+    });
+
     it("loses no write: 200 keys stored and imported from both at once are all there", async () => {
       const [a, b] = await twoServers();
       await Promise.all([

@@ -77,6 +77,23 @@ describe("maintenance commands", () => {
     expect(JSON.parse(forced.stdout)).toMatchObject({ ran: true, deletedKeys: ["default/old"] });
   });
 
+  it("hygiene also deletes entries whose expiresAt has passed, and says how many", async () => {
+    const ws = tempWorkspace();
+    const lines = [
+      { key: "code", content: "door code 4711", expiresAt: "2020-01-01T00:00:00Z" },
+      { key: "keep", content: "the door is green" },
+    ];
+    await runInProcess(["-w", ws, "import"], { stdin: lines.map((l) => JSON.stringify(l)).join("\n") });
+    const forced = await runInProcess(["-w", ws, "hygiene", "--force"]);
+    expect(forced.stdout).toContain("; 1 expired deleted");
+    const history = JSON.parse((await runInProcess(["-w", ws, "--json", "history", "code"])).stdout);
+    expect(history.map((v: { action: string; actor: string }) => [v.action, v.actor])).toEqual([
+      ["expire", "hygiene"],
+      ["create", "cli"],
+    ]);
+    expect((await runInProcess(["-w", ws, "get", "keep"])).code).toBe(0);
+  });
+
   it("snapshot writes MEMORY_SNAPSHOT.md and hydrate restores from it", async () => {
     const ws = tempWorkspace();
     await runInProcess(["-w", ws, "store", "editor", "The user edits code in Helix"]);

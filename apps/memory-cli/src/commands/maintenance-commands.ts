@@ -108,7 +108,8 @@ export async function hygieneCommand(ctx: CliContext, opts: { force?: boolean })
     const pruned = Object.entries(report.pruned)
       .map(([category, n]) => `${n} ${category}`)
       .join(", ");
-    return `hygiene pruned ${report.deletedKeys.length} memories (${pruned || "none"}); ${report.keptByFloor} kept by retention floors`;
+    const expired = report.expired > 0 ? `; ${report.expired} expired deleted` : "";
+    return `hygiene pruned ${report.deletedKeys.length} memories (${pruned || "none"}); ${report.keptByFloor} kept by retention floors${expired}`;
   });
 }
 

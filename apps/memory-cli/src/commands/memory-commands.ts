@@ -24,6 +24,10 @@ export interface StoreOptions {
   meta?: string[];
   /** `--metadata '<json object>'`. */
   metadata?: string;
+  /** `--ttl 7d`: expires this long from now (the library reads and checks the age). */
+  ttl?: string;
+  /** `--expires-at <RFC 3339>`: expires then (the library checks it is a time in the future). */
+  expiresAt?: string;
 }
 
 export async function storeCommand(
@@ -47,6 +51,8 @@ export async function storeCommand(
     importance,
     context: opts.context,
     metadata,
+    ttl: opts.ttl,
+    expiresAt: opts.expiresAt,
   };
   if (opts.checkConflicts) {
     const { storeWithConflictCheck } = await import("@claw/memory-lifecycle");

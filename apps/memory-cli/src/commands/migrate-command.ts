@@ -1,5 +1,5 @@
 import type { Memory } from "@claw/memory-api";
-import type { CliContext } from "../cli-context.js";
+import { CLI_ACTOR, type CliContext } from "../cli-context.js";
 import { UsageError } from "../exit-codes.js";
 import { integerOption } from "./parse-options.js";
 
@@ -35,6 +35,7 @@ export async function migrateCommand(ctx: CliContext, opts: MigrateOptions) {
       logger: ctx.logger,
       importModule: ctx.deps.importModule,
       strict: true,
+      actor: CLI_ACTOR,
     });
   const source = await open(from);
   ctx.onClose(() => source.close());

@@ -19,7 +19,7 @@ const METADATA_WIDTH = 40;
 
 /**
  * Recall hits or a listing as an aligned table; a score column when the entries have scores, a
- * metadata column when some have metadata.
+ * metadata column when some have metadata, an expiry column when some expire.
  */
 export function renderEntries(
   entries: readonly MemoryEntry[],
@@ -31,6 +31,7 @@ export function renderEntries(
   const scored = entries.some((e) => e.score !== undefined);
   const namespaces = new Set(entries.map((e) => e.namespace)).size > 1;
   const described = entries.some((e) => e.metadata !== undefined);
+  const expiring = entries.some((e) => e.expiresAt !== undefined);
   return renderTable(
     entries,
     [
@@ -41,6 +42,14 @@ export function renderEntries(
       { header: "KEY", value: (e) => colors.bold(e.key) },
       { header: "CATEGORY", value: (e) => e.category },
       { header: "UPDATED", value: (e) => relativeTime(e.updatedAt, now) },
+      ...(expiring
+        ? [
+            {
+              header: "EXPIRES",
+              value: (e: MemoryEntry) => (e.expiresAt === undefined ? "" : relativeTime(e.expiresAt, now)),
+            },
+          ]
+        : []),
       ...(described
         ? [{ header: "METADATA", value: (e: MemoryEntry) => cut(metadataText(e), METADATA_WIDTH) }]
         : []),
@@ -67,6 +76,12 @@ export function renderEntry(entry: MemoryEntry, now: Date, colors: Colors): stri
     ["superseded by", entry.supersededBy],
     ["source", entry.source === undefined ? undefined : sourceOf(entry)],
     ["metadata", entry.metadata === undefined ? undefined : metadataText(entry)],
+    [
+      "expires",
+      entry.expiresAt === undefined
+        ? undefined
+        : `${entry.expiresAt} (${relativeTime(entry.expiresAt, now)})`,
+    ],
   ];
   const shown = fields.filter((f): f is [string, string] => f[1] !== undefined);
   const width = Math.max(...shown.map(([name]) => name.length));

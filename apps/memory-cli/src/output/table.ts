@@ -8,11 +8,19 @@ export interface Column<T> {
   flexible?: boolean;
 }
 
-/** Rows as aligned text columns under a header; the flexible column is fitted to `width`. */
-export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], width = 120): string {
+/**
+ * Rows as aligned text columns under a header (none with `header: false`); the flexible column is
+ * fitted to `width`.
+ */
+export function renderTable<T>(
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+  width = 120,
+  { header = true }: { header?: boolean } = {},
+): string {
   const cells = rows.map((row) => columns.map((c) => oneLine(c.value(row))));
   const widths = columns.map((c, i) =>
-    Math.max(visible(c.header), ...cells.map((r) => visible(r[i] as string))),
+    Math.max(header ? visible(c.header) : 0, ...cells.map((r) => visible(r[i] as string))),
   );
   const flexible = columns.findIndex((c) => c.flexible);
   if (flexible !== -1) {
@@ -34,7 +42,7 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
       })
       .join("  ")
       .trimEnd();
-  return [line(columns.map((c) => c.header)), ...cells.map(line)].join("\n");
+  return [...(header ? [line(columns.map((c) => c.header))] : []), ...cells.map(line)].join("\n");
 }
 
 function oneLine(text: string): string {

@@ -22,6 +22,11 @@ const ROUTES_FOR_B: ReadonlyArray<{ name: string; request: InjectOptions }> = [
   },
   { name: "get", request: { method: "GET", url: `/v1/memories/secret?namespace=${B}` } },
   { name: "forget", request: { method: "DELETE", url: `/v1/memories/secret?namespace=${B}` } },
+  { name: "history", request: { method: "GET", url: `/v1/memories/secret/history?namespace=${B}` } },
+  {
+    name: "restore",
+    request: { method: "POST", url: "/v1/memories/secret/restore", payload: { version: 1, namespace: B } },
+  },
   { name: "list", request: { method: "GET", url: `/v1/memories?namespace=${B}` } },
   {
     name: "recall",
@@ -56,6 +61,7 @@ const ROUTES_FOR_B: ReadonlyArray<{ name: string; request: InjectOptions }> = [
   { name: "reindex", request: { method: "POST", url: "/v1/admin/reindex" } },
   { name: "backfill", request: { method: "POST", url: "/v1/admin/backfill" } },
   { name: "hygiene", request: { method: "POST", url: "/v1/admin/hygiene", payload: { force: true } } },
+  { name: "purge expired", request: { method: "POST", url: "/v1/admin/purge-expired" } },
   { name: "snapshot", request: { method: "POST", url: "/v1/admin/snapshot" } },
   { name: "metrics", request: { method: "GET", url: "/metrics" } },
 ];
@@ -64,6 +70,14 @@ const ROUTES_FOR_B: ReadonlyArray<{ name: string; request: InjectOptions }> = [
 const WRITE_ROUTES: ReadonlyArray<{ name: string; request: InjectOptions }> = [
   { name: "store", request: { method: "POST", url: "/v1/memories", payload: { key: "x", content: "y" } } },
   { name: "forget", request: { method: "DELETE", url: "/v1/memories/secret?namespace=tenant-b" } },
+  {
+    name: "restore",
+    request: {
+      method: "POST",
+      url: "/v1/memories/secret/restore",
+      payload: { version: 1, namespace: "tenant-b" },
+    },
+  },
   { name: "purge namespace", request: { method: "DELETE", url: "/v1/namespaces/tenant-b" } },
   { name: "purge session", request: { method: "DELETE", url: "/v1/sessions/s1" } },
   {
@@ -78,6 +92,7 @@ const WRITE_ROUTES: ReadonlyArray<{ name: string; request: InjectOptions }> = [
   { name: "reindex", request: { method: "POST", url: "/v1/admin/reindex" } },
   { name: "backfill", request: { method: "POST", url: "/v1/admin/backfill" } },
   { name: "hygiene", request: { method: "POST", url: "/v1/admin/hygiene" } },
+  { name: "purge expired", request: { method: "POST", url: "/v1/admin/purge-expired" } },
   { name: "snapshot", request: { method: "POST", url: "/v1/admin/snapshot" } },
 ];
 

@@ -31,6 +31,13 @@ const STYLE = `
   dialog { width: min(44rem, 92vw); border: 1px solid var(--line); border-radius: 8px; }
   dialog form { flex-direction: column; align-items: stretch; }
   dialog label { display: flex; flex-direction: column; gap: .2rem; }
+  #where { flex: 1; min-width: 14rem; font-family: ui-monospace, monospace; font-size: 13px; }
+  .metadata { font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
+  .expires { color: var(--danger); }
+  #history { width: min(56rem, 94vw); }
+  #versions { list-style: none; padding: 0; margin: 0; max-height: 70vh; overflow: auto; }
+  .version.current { border-color: var(--accent); } .version.deleted .content { text-decoration: line-through; }
+  .dialog-actions { display: flex; justify-content: flex-end; margin-top: .5rem; }
 `;
 
 const BODY = `
@@ -59,10 +66,16 @@ const BODY = `
     <input id="limit" type="number" min="1" max="1000" value="50">
     <button id="show">Show</button>
     <button id="export" type="button">Export NDJSON</button>
+    <label for="where">Metadata</label>
+    <input id="where" placeholder='project=alpha, priority=2 or {"priority":{"$gte":2}}' maxlength="16384" spellcheck="false" title='Only memories whose metadata matches: field=value pairs separated by commas (a value is read as JSON when it is one: 2, true, "text"), or a JSON where filter with $eq, $ne, $in, $nin, $gt, $gte, $lt, $lte, $exists. Applies to Show, Recall and Export.'>
   </form>
   <form id="search" role="search">
     <input id="query" type="search" placeholder="recall: what are you looking for?" aria-label="recall query" spellcheck="false">
     <button id="recall">Recall</button>
+  </form>
+  <form id="lookup">
+    <input id="lookup-key" placeholder="a key, also one forgotten" aria-label="key whose history to show" maxlength="4096" spellcheck="false">
+    <button id="lookup-history">History</button>
   </form>
   <h2 id="view-title">Memories</h2>
   <ol id="entries"></ol>
@@ -77,8 +90,17 @@ const BODY = `
     <label>Importance (0 to 1; empty = computed)
       <input id="edit-importance" type="number" min="0" max="1" step="any"></label>
     <label>Content <textarea id="edit-content" rows="10" required></textarea></label>
+    <label>Metadata (a JSON object; empty = none)
+      <textarea id="edit-metadata" rows="3" spellcheck="false"></textarea></label>
     <div class="actions"><button id="edit-save">Save</button><button id="edit-cancel" type="button">Cancel</button></div>
   </form>
+</dialog>
+<dialog id="history" aria-labelledby="history-title">
+  <h2 id="history-title">History of <code id="history-key"></code> in <code id="history-namespace"></code>, newest first</h2>
+  <p id="history-error" class="dialog-error" role="alert" hidden></p>
+  <ol id="versions"></ol>
+  <p id="history-empty" hidden>No version of this key is kept.</p>
+  <div class="dialog-actions"><button id="history-close" type="button">Close</button></div>
 </dialog>
 `;
 
@@ -88,7 +110,7 @@ function sha256(text: string): string {
 
 /**
  * Only this page's own script and style run (by hash); it may call this origin and nothing else,
- * cannot be framed (its Edit and Forget buttons), and its forms never submit anywhere (the token
+ * cannot be framed (its Edit, Forget and Restore buttons), and its forms never submit anywhere (the token
  * never lands in a URL, even with scripts off). The favicon is an empty data: URL, so that loading
  * the page makes no unauthenticated request.
  */

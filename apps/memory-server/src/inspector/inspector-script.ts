@@ -2,12 +2,16 @@
 // the HTTP API only, with the token from sessionStorage, and inserts every server-sent text with
 // textContent: memory content is untrusted. Written without backticks or "${": String.raw keeps the
 // rest (backslashes included) byte for byte, and the page's CSP allows exactly this script by its hash.
+// The metadata filter and the history dialog are in inspector-history-script.ts, appended (its
+// functions are hoisted like these, so the order does not matter).
+import { INSPECTOR_HISTORY_SCRIPT } from "./inspector-history-script.js";
 
-export const INSPECTOR_SCRIPT = String.raw`
+export const INSPECTOR_SCRIPT =
+  String.raw`
 "use strict";
 const TOKEN_KEY = "claw-memory-token";
 const byId = (id) => document.getElementById(id);
-const state = { view: "list", query: "", offset: 0, editing: null, namespaces: new Set(["default", "*"]) };
+const state = { view: "list", query: "", offset: 0, editing: null, history: null, namespaces: new Set(["default", "*"]) };
 
 class ApiError extends Error {
   constructor(code, message) { super(message); this.code = code; }
@@ -22,6 +26,15 @@ function el(tag, className, text) {
 
 function url(path, params) {
   return params === undefined ? path : path + "?" + new URLSearchParams(params).toString();
+}
+
+// The path of one entry. A URL path resolves "." and ".." segments (even percent-encoded) before
+// the request is sent, so those two keys cannot be addressed from a browser.
+function keyPath(key, cli) {
+  if (key === "." || key === "..") {
+    throw new ApiError("INVALID_INPUT", "the key “" + key + "” cannot be sent in a URL by a browser; use claw-memory " + cli);
+  }
+  return "v1/memories/" + encodeURIComponent(key);
 }
 
 // Every call: the token (if any) as a bearer header, errors turned into ApiError(code, message).
@@ -74,6 +87,7 @@ function notice(text) { byId("notice").textContent = text; }
 async function run(action, errorBox) {
   showError(null, "error");
   showError(null, "edit-error");
+  showError(null, "history-error");
   document.body.classList.add("busy");
   try {
     await action();
@@ -141,16 +155,30 @@ function entryItem(entry, withScore) {
   meta.append(el("span", "importance", "importance " + (typeof entry.importance === "number" ? entry.importance.toFixed(2) : "not set")));
   if (entry.sessionId) meta.append(el("span", "session", "session " + entry.sessionId));
   if (entry.source) meta.append(el("span", "source", entry.source.path + ":" + entry.source.startLine + "-" + entry.source.endLine));
+  appendDetails(meta, entry);
   const edit = el("button", "edit", "Edit");
   edit.type = "button";
   edit.addEventListener("click", () => openEditor(entry));
+  const history = el("button", "history", "History");
+  history.type = "button";
+  history.addEventListener("click", () => { void run(() => openHistory(entry.key, entry.namespace)); });
   const forget = el("button", "forget danger", "Forget");
   forget.type = "button";
   forget.addEventListener("click", () => { void run(() => forgetEntry(entry)); });
   const actions = el("div", "actions");
-  actions.append(edit, forget);
+  actions.append(edit, history, forget);
   item.append(head, meta, el("p", "content", entry.content), actions);
   return item;
+}
+
+// The expiry and the caller's metadata (compact JSON, as text) of an entry or a version.
+function appendDetails(meta, entry) {
+  if (entry.expiresAt) meta.append(timeElement("expires", entry.expiresAt));
+  if (entry.metadata !== undefined) {
+    const metadata = el("code", "metadata", JSON.stringify(entry.metadata));
+    metadata.title = "metadata";
+    meta.append(metadata);
+  }
 }
 
 function renderEntries(entries, append, withScore) {
@@ -166,22 +194,29 @@ function renderEntries(entries, append, withScore) {
 
 async function loadList(append) {
   const namespace = currentNamespace();
+  const where = currentWhere();
   const offset = append ? state.offset : 0;
-  const page = await apiJson("GET", url("v1/memories", { namespace, limit: String(currentLimit()), offset: String(offset) }));
+  const params = { namespace, limit: String(currentLimit()), offset: String(offset) };
+  if (where !== undefined) params.where = JSON.stringify(where);
+  const page = await apiJson("GET", url("v1/memories", params));
   state.view = "list";
   state.offset = offset + page.entries.length;
   renderEntries(page.entries, append, false);
   byId("view-title").textContent = (namespace === "*" ? "Memories in every namespace this token may read" : "Memories in " + namespace) +
-    ", most recently updated first (" + state.offset + " shown)";
+    describeWhere(where) + ", most recently updated first (" + state.offset + " shown)";
   byId("more").hidden = page.entries.length < page.limit;
 }
 
 async function recall(query) {
-  const answer = await apiJson("POST", "v1/recall", { query, namespace: currentNamespace(), limit: currentLimit() });
+  const body = { query, namespace: currentNamespace(), limit: currentLimit() };
+  const where = currentWhere();
+  if (where !== undefined) body.where = where;
+  const answer = await apiJson("POST", "v1/recall", body);
   state.view = "recall";
   state.query = query;
   renderEntries(answer.results, false, true);
-  byId("view-title").textContent = answer.results.length + " result" + (answer.results.length === 1 ? "" : "s") + " for “" + query + "”, best first";
+  byId("view-title").textContent = answer.results.length + " result" + (answer.results.length === 1 ? "" : "s") + " for “" + query + "”" +
+    describeWhere(where) + ", best first";
   byId("more").hidden = true;
 }
 
@@ -197,6 +232,7 @@ function openEditor(entry) {
   byId("edit-category").value = entry.category;
   byId("edit-importance").value = typeof entry.importance === "number" ? String(entry.importance) : "";
   byId("edit-content").value = entry.content;
+  byId("edit-metadata").value = entry.metadata === undefined ? "" : JSON.stringify(entry.metadata);
   byId("editor").showModal();
   byId("edit-content").focus();
 }
@@ -215,6 +251,16 @@ async function saveEdit() {
   if (importance !== "") body.importance = Number(importance);
   if (entry.sessionId) body.sessionId = entry.sessionId;
   if (entry.context) body.context = entry.context;
+  // A store replaces the whole entry: what the form does not show is sent as it was.
+  if (entry.expiresAt) body.expiresAt = entry.expiresAt;
+  const metadata = byId("edit-metadata").value.trim();
+  if (metadata !== "") {
+    try {
+      body.metadata = JSON.parse(metadata);
+    } catch (error) {
+      throw new ApiError("INVALID_INPUT", "metadata: not valid JSON (" + String(error && error.message) + ")");
+    }
+  }
   if (!confirm("Save the changes to “" + entry.key + "” in namespace " + entry.namespace + "?")) return;
   await apiJson("POST", "v1/memories", body);
   byId("editor").close();
@@ -224,12 +270,9 @@ async function saveEdit() {
 }
 
 async function forgetEntry(entry) {
-  // A URL path resolves "." and ".." segments (even percent-encoded) before the request is sent.
-  if (entry.key === "." || entry.key === "..") {
-    throw new ApiError("INVALID_INPUT", "the key “" + entry.key + "” cannot be sent in a URL by a browser; use claw-memory forget");
-  }
-  if (!confirm("Forget “" + entry.key + "” in namespace " + entry.namespace + "? This cannot be undone.")) return;
-  await apiJson("DELETE", url("v1/memories/" + encodeURIComponent(entry.key), { namespace: entry.namespace }));
+  const path = keyPath(entry.key, "forget");
+  if (!confirm("Forget “" + entry.key + "” in namespace " + entry.namespace + "? Its history keeps it: History can restore it.")) return;
+  await apiJson("DELETE", url(path, { namespace: entry.namespace }));
   notice("Forgot “" + entry.key + "”.");
   await refreshView();
 }
@@ -237,7 +280,10 @@ async function forgetEntry(entry) {
 // The export needs the Authorization header, so it is fetched and offered as a file.
 async function exportNdjson() {
   const namespace = currentNamespace();
-  const response = await api("GET", url("v1/export", { namespace }));
+  const params = { namespace };
+  const where = currentWhere();
+  if (where !== undefined) params.where = JSON.stringify(where);
+  const response = await api("GET", url("v1/export", params));
   const text = await response.text();
   const count = text.split("\n").filter((line) => line.trim() !== "").length;
   const link = el("a");
@@ -266,6 +312,7 @@ byId("disconnect").addEventListener("click", () => {
   byId("status").replaceChildren();
   byId("warnings").replaceChildren();
   byId("entries").replaceChildren();
+  if (byId("history").open) byId("history").close();
   byId("more").hidden = true;
   byId("view-title").textContent = "Memories";
   notice("The token is forgotten in this tab.");
@@ -295,4 +342,4 @@ if (saved === null) {
   byId("token").value = saved;
   void run(refreshView);
 }
-`;
+` + INSPECTOR_HISTORY_SCRIPT;

@@ -219,6 +219,163 @@ describe("web inspector in a browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("shows metadata and expiry, filters by metadata, and restores version 1 from an entry's history", async () => {
+    const { running, page, confirmations, problems } = await openInspector();
+    const first = await running.memory.store("release", "Release 1.0 ships in May", {
+      metadata: { project: "alpha", priority: 2 },
+      ttl: "30d",
+    });
+    await running.memory.store("beta_plan", "The beta plan", { metadata: { project: "beta", priority: 5 } });
+    await connect(page, TOKEN);
+    const release = entry(page, "release");
+    await release.waitFor();
+    expect(await release.locator(".metadata").textContent()).toBe('{"project":"alpha","priority":2}');
+    expect(await release.locator("time.expires").getAttribute("datetime")).toBe(first.expiresAt);
+    expect(await entry(page, "standup").locator(".metadata").count()).toBe(0);
+    expect(await entry(page, "standup").locator("time.expires").count()).toBe(0);
+
+    // The metadata filter: field=value pairs (values read as JSON when they are), or JSON.
+    await page.fill("#where", "project=alpha");
+    await page.click("#show");
+    await waitForText(page, "#view-title", /^Memories in default with metadata \{"project":"alpha"\},/);
+    expect(await keysShown(page)).toEqual(["release"]);
+    await page.fill("#where", "priority=5");
+    await page.click("#show");
+    await waitForText(page, "#view-title", /^Memories in default with metadata \{"priority":5\},/);
+    expect(await keysShown(page)).toEqual(["beta_plan"]);
+    await page.fill("#where", '{"priority":{"$gte":2}}');
+    await page.click("#show");
+    await waitForText(
+      page,
+      "#view-title",
+      /\{"priority":\{"\$gte":2\}\}, most recently updated first \(2 shown\)$/,
+    );
+    expect((await keysShown(page)).sort()).toEqual(["beta_plan", "release"]);
+    // The server's own validation comes back as the page's error.
+    await page.fill("#where", '{"priority":{"$like":2}}');
+    await page.click("#show");
+    await page.locator("#error").waitFor();
+    expect(await page.textContent("#error")).toMatch(
+      /^INVALID_INPUT: where\.priority\.\$like: unknown operator/,
+    );
+    await page.fill("#where", "");
+    await page.click("#show");
+    await waitForText(page, "#view-title", /^Memories in default, most recently updated first/);
+
+    // Update it in the editor: content and metadata; its expiry is kept.
+    await release.locator("button.edit").click();
+    expect(await page.inputValue("#edit-metadata")).toBe('{"project":"alpha","priority":2}');
+    await page.fill("#edit-content", "Release 1.0 slips to June");
+    await page.fill("#edit-metadata", '{"project":"alpha","priority":3}');
+    await page.click("#edit-save");
+    await waitForText(page, "#notice", "Saved “release”.");
+    await idle(page);
+    await waitForText(page, "#entries .entry:first-child .content", "Release 1.0 slips to June");
+    expect(await running.memory.get("release")).toMatchObject({
+      content: "Release 1.0 slips to June",
+      metadata: { project: "alpha", priority: 3 },
+      expiresAt: first.expiresAt,
+    });
+
+    // Its history: the update by the token, the creation by the library; only v1 can be restored.
+    await release.locator("button.history").click();
+    await page.locator("#history #versions .version").nth(1).waitFor();
+    expect(await page.textContent("#history-key")).toBe("release");
+    expect(await page.textContent("#history-namespace")).toBe("default");
+    const versions = page.locator("#versions .version");
+    const row = async (index: number) => {
+      const version = versions.nth(index);
+      return [
+        await version.locator(".number").textContent(),
+        await version.locator(".action").textContent(),
+        await version.locator(".actor").textContent(),
+        await version.locator(".content").textContent(),
+        await version.locator(".metadata").textContent(),
+        await version.locator("button.restore").count(),
+      ];
+    };
+    expect(await row(0)).toEqual([
+      "v2",
+      "update",
+      "by token:CLAW_MEMORY_API_KEY",
+      "Release 1.0 slips to June",
+      '{"project":"alpha","priority":3}',
+      0,
+    ]);
+    expect(await row(1)).toEqual([
+      "v1",
+      "create",
+      "by library",
+      "Release 1.0 ships in May",
+      '{"project":"alpha","priority":2}',
+      1,
+    ]);
+    expect(await versions.nth(0).locator(".state").textContent()).toBe("current");
+
+    await page.locator('#versions .version[data-version="1"] button.restore').click();
+    await waitForText(page, "#notice", "Restored version 1 of “release”.");
+    await idle(page);
+    expect(confirmations.at(-1)).toBe("Restore version 1 of “release” in namespace default?");
+    await waitForText(page, "#versions .version:first-child .action", "restore");
+    expect(await row(0)).toEqual([
+      "v3",
+      "restore",
+      "by token:CLAW_MEMORY_API_KEY",
+      "Release 1.0 ships in May",
+      '{"project":"alpha","priority":2}',
+      0,
+    ]);
+    await page.click("#history-close");
+    expect(await page.locator("#history").isHidden()).toBe(true);
+    // The list shows version 1's content and metadata again, and so does the library.
+    expect(await release.locator(".content").textContent()).toBe("Release 1.0 ships in May");
+    expect(await release.locator(".metadata").textContent()).toBe('{"project":"alpha","priority":2}');
+    expect(await running.memory.get("release")).toMatchObject({
+      content: "Release 1.0 ships in May",
+      metadata: { project: "alpha", priority: 2 },
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("brings a forgotten memory back through the history of its key", async () => {
+    const { running, page, problems } = await openInspector();
+    await connect(page, TOKEN);
+    await entry(page, "editor").locator("button.forget").click();
+    await waitForText(page, "#notice", "Forgot “editor”.");
+    await idle(page);
+    expect(await keysShown(page)).not.toContain("editor");
+
+    await page.fill("#lookup-key", "editor");
+    await page.click("#lookup-history");
+    await page.locator("#versions .version").nth(1).waitFor();
+    const forgotten = page.locator('#versions .version[data-version="2"]');
+    expect(await forgotten.locator(".action").textContent()).toBe("forget");
+    expect(await forgotten.locator(".state").textContent()).toBe("deleted");
+    // A tombstone records the deletion: only the version before it can be restored.
+    expect(await forgotten.locator("button.restore").count()).toBe(0);
+    await page.locator('#versions .version[data-version="1"] button.restore').click();
+    await waitForText(page, "#notice", "Restored version 1 of “editor”.");
+    await idle(page);
+    await entry(page, "editor").waitFor();
+    expect(await entry(page, "editor").locator(".content").textContent()).toBe(
+      "The user edits code in Helix",
+    );
+    expect((await running.memory.history("editor")).map((v) => [v.version, v.action, v.actor])).toEqual([
+      [3, "restore", "token:CLAW_MEMORY_API_KEY"],
+      [2, "forget", "token:CLAW_MEMORY_API_KEY"],
+      [1, "create", "library"],
+    ]);
+
+    // A key that never existed has no history.
+    await page.click("#history-close");
+    await page.fill("#lookup-key", "never-stored");
+    await page.click("#lookup-history");
+    await waitForText(page, "#history-key", "never-stored");
+    await page.locator("#history-empty").waitFor();
+    expect(await page.locator("#versions .version").count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   it("shows the API's errors in the page: a wrong token, a memory already gone", async () => {
     const { running, page } = await openInspector();
     const problems: string[] = [];

@@ -36,6 +36,8 @@ describe("MCP over streamable HTTP", () => {
       "memory_context",
       "memory_forget",
       "memory_get",
+      "memory_history",
+      "memory_restore",
       "memory_search",
       "memory_store",
     ]);
@@ -82,6 +84,49 @@ describe("MCP over streamable HTTP", () => {
     const write = await client.callTool({ name: "memory_store", arguments: { key: "k", content: "v" } });
     expect(text(write)).toBe("FORBIDDEN: this token is read-only");
     expect(await memory.count({ namespace: "*" })).toBe(1);
+  });
+
+  it("records the token as the actor, and lists and restores versions over HTTP", async () => {
+    const { url, memory } = await listeningServer();
+    const client = await connect(url, ADMIN);
+    await client.callTool({ name: "memory_store", arguments: { key: "tz", content: "Lisbon", ttl: "30d" } });
+    await client.callTool({ name: "memory_store", arguments: { key: "tz", content: "Porto" } });
+    const history = await client.callTool({ name: "memory_history", arguments: { key: "tz" } });
+    expect(
+      (
+        history.structuredContent as { versions: Array<{ version: number; action: string; actor: string }> }
+      ).versions.map((v) => [v.version, v.action, v.actor]),
+    ).toEqual([
+      [2, "update", "token:admin"],
+      [1, "create", "token:admin"],
+    ]);
+    const restored = await client.callTool({ name: "memory_restore", arguments: { key: "tz", version: 1 } });
+    expect(restored.structuredContent).toMatchObject({ content: "Lisbon" });
+    expect((restored.structuredContent as { expiresAt?: string }).expiresAt).toBe(
+      (await memory.history("tz"))[2]?.expiresAt,
+    );
+    expect((await memory.history("tz")).map((v) => [v.action, v.actor])).toEqual([
+      ["restore", "token:admin"],
+      ["update", "token:admin"],
+      ["create", "token:admin"],
+    ]);
+  });
+
+  it("refuses memory_restore to a read-only tenant and memory_history outside its namespaces", async () => {
+    const { url, memory } = await listeningServer();
+    await memory.store("secret", "tenant b v1", { namespace: "tenant-b" });
+    await memory.store("secret", "tenant b v2", { namespace: "tenant-b" });
+    await memory.store("mine", "tenant a v1", { namespace: "tenant-a" });
+    await memory.store("mine", "tenant a v2", { namespace: "tenant-a" });
+    const client = await connect(url, TENANT_A_READER);
+    const other = await client.callTool({
+      name: "memory_history",
+      arguments: { key: "secret", namespace: "tenant-b" },
+    });
+    expect(text(other)).toBe('FORBIDDEN: this token may not use the namespace "tenant-b"');
+    const restore = await client.callTool({ name: "memory_restore", arguments: { key: "mine", version: 1 } });
+    expect(text(restore)).toBe("FORBIDDEN: this token is read-only");
+    expect((await memory.get("mine", { namespace: "tenant-a" }))?.content).toBe("tenant a v2");
   });
 
   it("refuses a client without a token before any MCP message is read", async () => {

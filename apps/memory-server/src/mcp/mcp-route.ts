@@ -4,6 +4,7 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
+import { requestActor } from "../auth/request-actor.js";
 import { HttpError } from "../errors/error-mapping.js";
 import { recordRequest } from "../metrics/server-metrics.js";
 import { withErrors } from "../schemas/common-schemas.js";
@@ -46,6 +47,7 @@ export function registerMcpRoute(app: FastifyInstance, ctx: ServerContext): void
           readOnly: principal.readOnly,
         },
         version: ctx.version,
+        actor: requestActor(principal),
       });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

@@ -18,6 +18,11 @@ export interface MemoryToolsOptions {
   version?: string;
   /** Answers memory_search; default `memory.recall` (the server passes its recall workers'). */
   recall?: Memory["recall"];
+  /**
+   * Who the tools' writes are recorded as in the entries' history (the server passes
+   * "token:<name>" or "server"); default the memory's own actor.
+   */
+  actor?: string;
 }
 
 const namespaceField = z.string().min(1).max(256).optional().describe('Default "default".');
@@ -36,7 +41,8 @@ const whereField = z
 
 /**
  * An MCP server exposing the memory as tools — memory_search, memory_get, memory_store,
- * memory_forget and memory_context — used by `claw-memory mcp` (stdio) and the server's /mcp (streamable HTTP).
+ * memory_forget, memory_history, memory_restore and memory_context — used by `claw-memory mcp`
+ * (stdio) and the server's /mcp (streamable HTTP).
  * Every call is checked against the scope; failures come back as tool errors with the MemoryError
  * code, never as protocol errors.
  */
@@ -44,6 +50,7 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
   const server = new McpServer({ name: "claw-memory", version: options.version ?? "0.0.0" });
   const scope = options.scope ?? {};
   const recall = options.recall ?? ((query, recallOptions) => memory.recall(query, recallOptions));
+  const actor = options.actor === undefined ? {} : { actor: options.actor };
 
   server.registerTool(
     "memory_search",
@@ -103,6 +110,20 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
         namespace: namespaceField,
         importance: z.number().min(0).max(1).optional(),
         metadata: metadataField,
+        expiresAt: z
+          .string()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe("When the memory expires (RFC 3339, in the future); after that it is never returned."),
+        ttl: z
+          .string()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe(
+            'How long the memory lasts, from now: "30m", "12h", "7d", "2w", "1y". Not with expiresAt.',
+          ),
       },
     },
     (args) =>
@@ -113,6 +134,9 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
           namespace: allowed(scope, args.namespace),
           importance: args.importance,
           metadata: args.metadata as Metadata | undefined,
+          expiresAt: args.expiresAt,
+          ttl: args.ttl,
+          ...actor,
         });
         return toResult(entry);
       }),
@@ -129,8 +153,63 @@ export function createMemoryMcpServer(memory: Memory, options: MemoryToolsOption
     (args) =>
       run(async () => {
         writable(scope);
-        const removed = await memory.forget(args.key, { namespace: allowed(scope, args.namespace) });
+        const removed = await memory.forget(args.key, {
+          namespace: allowed(scope, args.namespace),
+          ...actor,
+        });
         return { key: args.key, removed };
+      }),
+  );
+
+  server.registerTool(
+    "memory_history",
+    {
+      title: "History of a memory",
+      description:
+        "The versions of one memory, newest first: what it said after each change (create, update, forget, restore, …), when, and who made it. Also after it was forgotten.",
+      inputSchema: {
+        key: z.string().min(1),
+        namespace: namespaceField,
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe("At most this many versions (default all)."),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      run(async () => {
+        const versions = await memory.history(args.key, {
+          namespace: allowed(scope, args.namespace),
+          limit: args.limit,
+        });
+        return { versions };
+      }),
+  );
+
+  server.registerTool(
+    "memory_restore",
+    {
+      title: "Restore a memory version",
+      description:
+        "Make an earlier version of a memory current again (as listed by memory_history), also after it was forgotten. A deletion (a version with deleted: true) cannot be restored; restore the version before it.",
+      inputSchema: {
+        key: z.string().min(1),
+        version: z.number().int().min(1).describe("The version number from memory_history."),
+        namespace: namespaceField,
+      },
+    },
+    (args) =>
+      run(async () => {
+        writable(scope);
+        const entry = await memory.restore(args.key, args.version, {
+          namespace: allowed(scope, args.namespace),
+          ...actor,
+        });
+        return toResult(entry);
       }),
   );
 
@@ -197,6 +276,7 @@ function toResult(entry: MemoryEntry) {
     updatedAt: entry.updatedAt,
     ...(entry.source === undefined ? {} : { source: entry.source }),
     ...(entry.metadata === undefined ? {} : { metadata: entry.metadata }),
+    ...(entry.expiresAt === undefined ? {} : { expiresAt: entry.expiresAt }),
   };
 }
 

@@ -6,6 +6,8 @@ const CONTRACT_ROUTES = [
   "POST /v1/memories",
   "GET /v1/memories/{key}",
   "DELETE /v1/memories/{key}",
+  "GET /v1/memories/{key}/history",
+  "POST /v1/memories/{key}/restore",
   "GET /v1/memories",
   "POST /v1/recall",
   "POST /v1/context",
@@ -17,6 +19,7 @@ const CONTRACT_ROUTES = [
   "POST /v1/admin/reindex",
   "POST /v1/admin/backfill",
   "POST /v1/admin/hygiene",
+  "POST /v1/admin/purge-expired",
   "POST /v1/admin/snapshot",
   "POST /v1/admin/consolidate",
   "POST /v1/admin/curate",
@@ -72,6 +75,77 @@ describe("OpenAPI document", () => {
     expect(doc.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" });
     // TypeBox's internal markers never reach the document.
     expect(JSON.stringify(doc)).not.toContain("~kind");
+  });
+
+  it("documents history, restore and expiry", async () => {
+    const { app } = await testServer();
+    const doc = (await app.inject({ method: "GET", url: "/openapi.json", headers: bearer(ADMIN) })).json();
+    const json = (op: { responses: Record<string, { content: Record<string, { schema: unknown }> }> }) =>
+      op.responses["200"]?.content["application/json"]?.schema as {
+        properties: Record<string, Record<string, unknown>>;
+        required?: string[];
+      };
+
+    const store = doc.paths["/v1/memories"].post;
+    const storeBody = store.requestBody.content["application/json"].schema;
+    expect(storeBody.properties.expiresAt).toMatchObject({ type: "string", format: "date-time" });
+    expect(storeBody.properties.ttl).toMatchObject({ type: "string" });
+    expect(storeBody.properties.ttl.description).toContain('"7d"');
+    expect(storeBody.required).toEqual(["key", "content"]);
+    expect(json(store).properties.expiresAt).toMatchObject({ type: "string" });
+    expect(json(store).required).not.toContain("expiresAt");
+
+    const history = doc.paths["/v1/memories/{key}/history"].get;
+    expect(history["x-access"]).toBe("read");
+    expect(history.parameters).toEqual([
+      expect.objectContaining({ name: "key", in: "path", required: true }),
+      expect.objectContaining({ name: "namespace", in: "query", required: false }),
+      expect.objectContaining({ name: "limit", in: "query", required: false }),
+    ]);
+    const versions = json(history).properties.versions as {
+      items: { properties: Record<string, { anyOf?: Array<{ const: string }> }>; required: string[] };
+    };
+    expect(json(history).required).toEqual(["versions"]);
+    expect(versions.items.required).toEqual([
+      "version",
+      "at",
+      "action",
+      "actor",
+      "current",
+      "deleted",
+      "id",
+      "key",
+      "namespace",
+      "content",
+      "category",
+    ]);
+    expect(versions.items.properties.action?.anyOf?.map((a) => a.const)).toEqual([
+      "create",
+      "update",
+      "supersede",
+      "forget",
+      "restore",
+      "merge",
+      "prune",
+      "expire",
+    ]);
+    expect(Object.keys(versions.items.properties)).toEqual(
+      expect.arrayContaining(["metadata", "expiresAt", "supersededBy", "sessionId", "source"]),
+    );
+
+    const restore = doc.paths["/v1/memories/{key}/restore"].post;
+    expect(restore["x-access"]).toBe("write");
+    const restoreBody = restore.requestBody.content["application/json"].schema;
+    expect(restoreBody.required).toEqual(["version"]);
+    expect(restoreBody.properties.version).toMatchObject({ type: "integer", minimum: 1 });
+    expect(restoreBody.additionalProperties).toBe(false);
+    expect(json(restore).required).toEqual(expect.arrayContaining(["id", "key", "content"]));
+    expect(Object.keys(restore.responses)).toEqual(expect.arrayContaining(["200", "400", "403", "404"]));
+
+    const purge = doc.paths["/v1/admin/purge-expired"].post;
+    expect(purge["x-access"]).toBe("admin");
+    expect(json(purge).properties.removed).toMatchObject({ type: "integer" });
+    expect(json(doc.paths["/v1/admin/hygiene"].post).properties.expired).toMatchObject({ type: "integer" });
   });
 
   it("serves a static docs page without a token", async () => {

@@ -1,5 +1,5 @@
-// POST /v1/admin/*: maintenance (reindex, backfill, hygiene, snapshot) for admin tokens, and the
-// lifecycle calls (consolidate, curate) for writable tokens within their namespaces.
+// POST /v1/admin/*: maintenance (reindex, backfill, hygiene, purge-expired, snapshot) for admin
+// tokens, and the lifecycle calls (consolidate, curate) for writable tokens within their namespaces.
 import { dirname } from "node:path";
 import type { CurateReport } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
@@ -8,11 +8,13 @@ import { consolidateTurn, curate, exportSnapshot, runHygiene } from "@claw/memor
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { namespaceSelection, singleNamespace } from "../auth/namespace-scope.js";
+import { requestActor } from "../auth/request-actor.js";
 import {
   backfillSchema,
   consolidateSchema,
   curateSchema,
   hygieneSchema,
+  purgeExpiredSchema,
   reindexSchema,
   snapshotSchema,
 } from "../schemas/admin-schemas.js";
@@ -40,6 +42,10 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
   api.post("/v1/admin/hygiene", { ...admin, schema: hygieneSchema }, async (request) =>
     runHygiene(memory, { force: request.body.force }),
   );
+
+  api.post("/v1/admin/purge-expired", { ...admin, schema: purgeExpiredSchema }, async (request) => ({
+    removed: await memory.purgeExpired({ actor: requestActor(request.principal) }),
+  }));
 
   api.post("/v1/admin/snapshot", { ...admin, schema: snapshotSchema }, async () => {
     const workspaceDir = memoryContextOf(memory)?.workspaceDir ?? (await databaseFolder(ctx));

@@ -1,16 +1,20 @@
-// The entry routes: store, get, forget, list, recall, and the namespace and session purges.
+// The entry routes: store, get, forget, history, restore, list, recall, and the namespace and
+// session purges. Every write is recorded in the entries' history as the request's actor.
 import type { Memory, MemoryEntry, Metadata, WhereFilter } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
 import { namespaceSelection, singleNamespace } from "../auth/namespace-scope.js";
+import { requestActor } from "../auth/request-actor.js";
 import {
   forgetSchema,
   getSchema,
+  historySchema,
   listSchema,
   purgeNamespaceSchema,
   purgeSessionSchema,
   recallSchema,
+  restoreSchema,
   storeSchema,
 } from "../schemas/memory-schemas.js";
 import { entryJson, type ServerContext, withDeadline } from "../server-context.js";
@@ -26,7 +30,12 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
     const { key, content, namespace, metadata, ...options } = request.body;
     const target = singleNamespace(request.principal, namespace);
     // The schema takes any JSON object; the library checks what metadata may hold.
-    const stored = { ...options, metadata: metadata as Metadata | undefined, namespace: target };
+    const stored = {
+      ...options,
+      metadata: metadata as Metadata | undefined,
+      namespace: target,
+      actor: requestActor(request.principal),
+    };
     return entryJson(await deadline(() => memory.store(key, content, stored)));
   });
 
@@ -39,10 +48,35 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
 
   api.delete("/v1/memories/:key", { schema: forgetSchema, config: { access: "write" } }, async (request) => {
     const namespace = singleNamespace(request.principal, request.query.namespace);
-    const removed = await deadline(() => memory.forget(request.params.key, { namespace }));
+    const actor = requestActor(request.principal);
+    const removed = await deadline(() => memory.forget(request.params.key, { namespace, actor }));
     if (!removed) throw notFound(request.params.key, namespace);
     return { key: request.params.key, namespace, removed };
   });
+
+  api.get(
+    "/v1/memories/:key/history",
+    { schema: historySchema, config: { access: "read" } },
+    async (request) => {
+      const namespace = singleNamespace(request.principal, request.query.namespace);
+      const limit = Math.min(request.query.limit ?? limits.listLimitMax, limits.listLimitMax);
+      const versions = await deadline(() => memory.history(request.params.key, { namespace, limit }));
+      return { versions };
+    },
+  );
+
+  api.post(
+    "/v1/memories/:key/restore",
+    { schema: restoreSchema, config: { access: "write" } },
+    async (request) => {
+      const namespace = singleNamespace(request.principal, request.body.namespace);
+      const actor = requestActor(request.principal);
+      const restored = await deadline(() =>
+        memory.restore(request.params.key, request.body.version, { namespace, actor }),
+      );
+      return entryJson(restored);
+    },
+  );
 
   api.get("/v1/memories", { schema: listSchema, config: { access: "read" } }, async (request) => {
     const { namespace, limit: wanted, offset = 0, where, ...rest } = request.query;
@@ -108,7 +142,11 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
         const entries = (
           await Promise.all(selection.namespaces.map((namespace) => memory.export({ namespace, sessionId })))
         ).flat();
-        return memory.forgetMany(entries.map((e) => ({ key: e.key, namespace: e.namespace })));
+        return memory.forgetMany(
+          entries.map((e) => ({ key: e.key, namespace: e.namespace })),
+          // A purge removes the history too, as purgeSession does for an unscoped caller.
+          { actor: requestActor(request.principal), eraseHistory: true },
+        );
       });
       return { sessionId, removed };
     },

@@ -4,6 +4,7 @@ import type { MemoryEntry } from "@claw/memory-api";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { defaultNamespace, mayUse, namespaceSelection, singleNamespace } from "../auth/namespace-scope.js";
+import { requestActor } from "../auth/request-actor.js";
 import { HttpError } from "../errors/error-mapping.js";
 import { exportSchema, importSchema, NDJSON, NDJSON_TYPES } from "../schemas/transfer-schemas.js";
 import { entryJson, type ServerContext } from "../server-context.js";
@@ -60,6 +61,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: ServerContext)
         mayUse: (ns) => mayUse(principal, ns),
         onConflict,
         dryRun,
+        actor: requestActor(principal),
       });
     },
   );

@@ -22,7 +22,7 @@ export const backfillSchema = {
 };
 
 export const hygieneSchema = {
-  summary: "Prune expired conversation and daily entries (admin token)",
+  summary: "Prune conversation and daily entries past their retention, and expired entries (admin token)",
   tags,
   body: Type.Object(
     { force: Type.Optional(Type.Boolean({ description: "Run even when the last run is recent." })) },
@@ -36,9 +36,22 @@ export const hygieneSchema = {
       pruned: Type.Record(Type.String(), Type.Integer()),
       prunedSuperseded: Type.Integer(),
       keptByFloor: Type.Integer(),
+      expired: Type.Optional(
+        Type.Integer({ description: "Entries deleted because their own expiresAt had passed." }),
+      ),
       deletedKeys: Type.Array(Type.String()),
     }),
   }),
+};
+
+export const purgeExpiredSchema = {
+  summary: "Delete every entry whose expiresAt has passed, in every namespace (admin token)",
+  description:
+    "Expired entries are already never returned; this deletes them now (hygiene also does), each " +
+    "leaving an expire version in its history.",
+  tags,
+  body: EmptyBodySchema,
+  response: withErrors({ 200: Type.Object({ removed: Type.Integer() }) }),
 };
 
 export const snapshotSchema = {

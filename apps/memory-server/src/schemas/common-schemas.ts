@@ -73,6 +73,57 @@ export const EntrySchema = Type.Object({
   source: Type.Optional(SourceSchema),
   context: Type.Optional(Type.String()),
   metadata: Type.Optional(MetadataSchema),
+  expiresAt: Type.Optional(
+    Type.String({ description: "When the entry expires (RFC 3339): from then on no route returns it." }),
+  ),
+});
+
+/** What made a version of an entry (MemoryChange). */
+export const VersionActionSchema = Type.Union(
+  [
+    Type.Literal("create"),
+    Type.Literal("update"),
+    Type.Literal("supersede"),
+    Type.Literal("forget"),
+    Type.Literal("restore"),
+    Type.Literal("merge"),
+    Type.Literal("prune"),
+    Type.Literal("expire"),
+  ],
+  {
+    description:
+      "create, update, supersede (marked replaced), forget (deleted), restore, merge (by the curator), " +
+      "prune (hygiene's retention) or expire (its expiresAt passed).",
+  },
+);
+
+/** One version of an entry, as its history lists them (MemoryVersion). */
+export const VersionSchema = Type.Object({
+  version: Type.Integer({ minimum: 1, description: "1, 2, 3… per namespace and key, never reused." }),
+  at: Type.String({ description: "When this version was written (RFC 3339, UTC)." }),
+  action: VersionActionSchema,
+  actor: Type.String({
+    description:
+      'Who made the change: "token:<name>" (a server request with that token), "server" (a server ' +
+      'without tokens), "library", "cli", "curator", "hygiene", … ("unknown" before history was kept).',
+  }),
+  current: Type.Boolean({ description: "The entry's state now (never a tombstone)." }),
+  deleted: Type.Boolean({
+    description:
+      "A tombstone: the version records a deletion and holds what was deleted; it cannot be restored.",
+  }),
+  id: Type.String(),
+  key: Type.String(),
+  namespace: Type.String(),
+  content: Type.String(),
+  category: Type.String(),
+  sessionId: Type.Optional(Type.String()),
+  importance: Type.Optional(Type.Number()),
+  supersededBy: Type.Optional(Type.String()),
+  metadata: Type.Optional(MetadataSchema),
+  expiresAt: Type.Optional(Type.String()),
+  context: Type.Optional(Type.String()),
+  source: Type.Optional(SourceSchema),
 });
 
 export const ErrorSchema = Type.Object({

@@ -10,6 +10,7 @@ import {
   NamespaceSelectionSchema,
   TimeBoundSchema,
   TimestampSchema,
+  VersionSchema,
   WhereQuerySchema,
   WhereSchema,
   withErrors,
@@ -36,6 +37,20 @@ export const storeSchema = {
         }),
       ),
       metadata: Type.Optional(MetadataSchema),
+      expiresAt: Type.Optional(
+        Type.String({
+          format: "date-time",
+          description:
+            "When the entry expires (RFC 3339, in the future): from then on it is never returned, and hygiene deletes it. Not with ttl.",
+        }),
+      ),
+      ttl: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: 'The same as an age from now: "30m", "12h", "7d", "2w", "1y". Not with expiresAt.',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -61,6 +76,45 @@ export const forgetSchema = {
     { 200: Type.Object({ key: Type.String(), namespace: Type.String(), removed: Type.Boolean() }) },
     [404],
   ),
+};
+
+export const historySchema = {
+  summary: "List the versions of one memory, newest first",
+  description:
+    "Every change since the key was first stored, also after it was forgotten (a tombstone version), " +
+    "while the history retention keeps them. Empty when the key never existed.",
+  tags,
+  params: keyParams,
+  querystring: Type.Object(
+    {
+      namespace: Type.Optional(NamespaceSchema),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description: "At most this many, newest first; default and cap: the server's list limit.",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: withErrors({ 200: Type.Object({ versions: Type.Array(VersionSchema) }) }),
+};
+
+export const restoreSchema = {
+  summary: "Make an earlier version of a memory current again (also after it was forgotten)",
+  description:
+    "Writes the version's state as a new version (action restore) and returns the entry. 404 when the " +
+    "version is not kept; 400 naming version when it is a tombstone (restore the version before it).",
+  tags,
+  params: keyParams,
+  body: Type.Object(
+    {
+      version: Type.Integer({ minimum: 1, description: "The version to restore, as the history lists it." }),
+      namespace: Type.Optional(NamespaceSchema),
+    },
+    { additionalProperties: false },
+  ),
+  response: withErrors({ 200: EntrySchema }, [404]),
 };
 
 export const listSchema = {

@@ -38,6 +38,8 @@ export interface ImportNdjsonOptions {
   mayUse(namespace: string): boolean;
   onConflict?: "replace" | "skip";
   dryRun?: boolean;
+  /** Who imports, recorded in the history of every entry written (default the memory's actor). */
+  actor?: string;
 }
 
 type Pending = { line: number; entry: Partial<MemoryEntry> };
@@ -82,7 +84,10 @@ export async function importNdjson(
     const good = chunk.filter((_, index) => !bad.has(index)).map((p) => p.entry);
     report.accepted += good.length;
     if (!report.dryRun && good.length > 0) {
-      report.imported += await memory.import(good, { onConflict: options.onConflict ?? "replace" });
+      report.imported += await memory.import(good, {
+        onConflict: options.onConflict ?? "replace",
+        ...(options.actor === undefined ? {} : { actor: options.actor }),
+      });
     }
     chunk = [];
   };

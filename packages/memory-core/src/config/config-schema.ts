@@ -110,6 +110,10 @@ export const memorySettingsSchema = z.strictObject(
      * killed before its queued jobs ran, a lease that ran out); 0 = no sweeping.
      */
     embeddingSweepMs: nonNegativeInteger().default(60_000),
+    /** Versions kept per entry in its history, the current one included; 0 = every one. */
+    historyMaxVersions: nonNegativeInteger().default(0),
+    /** Versions older than this many days are dropped from histories; 0 = kept forever. */
+    historyMaxDays: nonNegativeInteger().default(0),
     backfillOnStartup: flag().default(false),
     /** Who answers the curator: "auto" (the first hosted provider with a key), "openai",
      *  "openrouter", "gemini" or "custom:<url>"; "none" disables curation. */

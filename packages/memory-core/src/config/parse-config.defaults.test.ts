@@ -27,6 +27,8 @@ describe("parseConfig defaults", () => {
       embeddingMaxRetries: 4,
       embeddingRetryDeadlineMs: 60_000,
       embeddingSweepMs: 60_000,
+      historyMaxVersions: 0,
+      historyMaxDays: 0,
       embeddingBatchApi: false,
       embeddingBatchApiMinEntries: 1000,
       embeddingBatchApiMaxFailures: 2,

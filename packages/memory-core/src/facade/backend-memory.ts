@@ -2,22 +2,26 @@
 // recall engine, hot cache, deferred embedding, backfill, reindex and close. A behaviour fixed
 // here is fixed for every storage engine.
 import type {
-  EmbeddingProvider,
+  ActorOption,
   EmbedJob,
   EmbedTextsOptions,
   EntryRef,
   ExportFilter,
+  ForgetManyOptions,
+  ForgetOptions,
+  HistoryOptions,
   ImportOptions,
   ListOptions,
   Logger,
-  Memory,
   MemoryBackend,
   MemoryCategory,
   MemoryEntry,
   MemoryStatus,
+  MemoryVersion,
   NamespaceOption,
   ProgressOptions,
   RecallOptions,
+  RestoreOptions,
   StoreOptions,
 } from "@claw/memory-api";
 import { MemoryError, silentLogger } from "@claw/memory-api";
@@ -25,9 +29,12 @@ import { DEFAULT_CONFIG, type MemorySettings } from "../config/config-schema.js"
 import type { MemoryContext } from "../memory-context.js";
 import { uuidV7 } from "../uuid-v7.js";
 import * as check from "../validate-input.js";
+import type { BackendMemory, BackendMemoryOptions } from "./backend-memory-options.js";
 import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
 import { toEntryWrite } from "./entry-write.js";
 import { exportPages } from "./export-pages.js";
+import { createHistoryCalls, type HistoryCalls } from "./history-calls.js";
+import { actorOf, removalChangeOf } from "./history-requests.js";
 import {
   checkSearchMode,
   countRequestOf,
@@ -40,36 +47,7 @@ import {
 import { checkFilter, checkWrite, storable, storableRefs } from "./storable-text.js";
 import { importInputOf, refsOf } from "./write-requests.js";
 
-/** What every backend is opened with, resolved from BackendMemoryOptions' defaults. */
-export interface BackendOpenOptions {
-  settings: MemorySettings;
-  /** null = keyword-only. */
-  provider: EmbeddingProvider | null;
-  logger: Logger;
-  now: () => Date;
-}
-
-/** What every engine's open() takes besides where its store is (SqliteMemoryOptions, PostgresMemoryOptions). */
-export interface BackendMemoryOptions {
-  /** The `[memory]` settings; defaults for anything not given. */
-  settings?: MemorySettings;
-  /** null or absent = keyword-only. */
-  embeddings?: EmbeddingProvider | null;
-  /** Why no provider is set, for status() (e.g. a missing API key). */
-  embeddingUnavailableReason?: string;
-  logger?: Logger;
-  now?: () => Date;
-  newId?: () => string;
-  /** Close the provider with the store (createMemory sets it for providers it created). */
-  closeProvider?: boolean;
-  /** Run before the store is released (createMemory's plugin hooks). */
-  beforeClose?: (memory: BackendMemory) => Promise<void>;
-  /** What createMemory knew when it made the memory, exposed as `memory.context`. */
-  context?: MemoryContext;
-}
-
-/** A Memory with every optional method (embed) implemented: what createBackendMemory returns. */
-export type BackendMemory = Memory & Required<Pick<Memory, "embed">>;
+export type { BackendMemory, BackendMemoryOptions, BackendOpenOptions } from "./backend-memory-options.js";
 
 /** A Memory over `backend`, which it owns: close() closes it. */
 export function createBackendMemory(
@@ -86,7 +64,9 @@ class MemoryFacade implements BackendMemory {
   private readonly logger: Logger;
   private readonly now: () => Date;
   private readonly newId: () => string;
+  private readonly actor: string;
   private readonly recaller: CachedRecall;
+  private readonly historyCalls: HistoryCalls;
   private readonly warned = new Set<string>();
   private closing: Promise<void> | null = null;
   /** Set once the beforeClose hooks have run: from then on every call is UNAVAILABLE. */
@@ -102,6 +82,7 @@ class MemoryFacade implements BackendMemory {
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? (() => new Date());
     this.newId = options.newId ?? uuidV7;
+    this.actor = actorOf(options.actor, "actor") ?? "library";
     this.recaller = createCachedRecall({
       backend,
       settings: this.settings,
@@ -109,6 +90,15 @@ class MemoryFacade implements BackendMemory {
       warnOnce: (reason, data) => this.warnOnce(reason, data),
     });
     backend.onChange(() => this.recaller.clear());
+    this.historyCalls = createHistoryCalls({
+      backend,
+      settings: this.settings,
+      now: this.now,
+      actor: this.actor,
+      afterWrite: (changed) => this.afterWrite(changed),
+      embedLater: (jobs) => this.embedLater(jobs),
+      warnOnce: (reason, data) => this.warnOnce(reason, data),
+    });
   }
 
   async store(key: string, content: string, options: StoreOptions = {}): Promise<MemoryEntry> {
@@ -122,8 +112,13 @@ class MemoryFacade implements BackendMemory {
       this.newId,
       false,
     );
+    write.actor = actorOf(options.actor, "actor") ?? this.actor;
     checkWrite(this.backend, write, "");
-    const [written] = await this.backend.write([write], []);
+    const [written] = await this.backend.write(
+      [write],
+      [],
+      this.historyCalls.removalNote("forget", write.actor),
+    );
     await this.afterWrite(true);
     if (written === undefined) throw new MemoryError("STORAGE", "the store wrote nothing");
     await this.embedLater(written.job === null ? [] : [written.job]);
@@ -135,14 +130,17 @@ class MemoryFacade implements BackendMemory {
     this.assertOpen();
     const ref = entryRefOf(key, options);
     if (!storable(this.backend, ref.namespace, ref.key)) return null;
-    return this.backend.get(ref.namespace, ref.key);
+    return this.backend.get(ref.namespace, ref.key, this.now().toISOString());
   }
 
   async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
     check.optionsOf(options, "options");
     this.assertOpen();
     options.signal?.throwIfAborted();
-    const request = recallRequestOf(query, options, this.settings, this.now());
+    const now = this.now();
+    const request = recallRequestOf(query, options, this.settings, now);
+    // Expiry is measured on the store's clock, also when the recall asks "as of" another moment.
+    request.filter.aliveAt = now.toISOString();
     checkSearchMode(request.mode);
     checkFilter(this.backend, request.filter);
     return this.recaller.recall(request);
@@ -153,26 +151,50 @@ class MemoryFacade implements BackendMemory {
     this.assertOpen();
     const { filter, limit, offset } = listRequestOf(options);
     checkFilter(this.backend, filter);
+    filter.aliveAt = this.now().toISOString();
     return this.backend.list(filter, limit, offset);
   }
 
-  async forget(key: string, options: NamespaceOption = {}): Promise<boolean> {
+  async forget(key: string, options: ForgetOptions = {}): Promise<boolean> {
     check.optionsOf(options, "options");
     this.assertOpen();
     const ref = entryRefOf(key, options);
+    const note = this.historyCalls.removalNote("forget", actorOf(options.actor, "actor"));
+    note.eraseHistory = check.optionalBoolean(options.eraseHistory, "eraseHistory") ?? false;
     if (!storable(this.backend, ref.namespace, ref.key)) return false;
-    const removed = await this.backend.deleteRefs([[ref.namespace, ref.key]]);
+    const removed = await this.backend.deleteRefs([[ref.namespace, ref.key]], note);
     await this.afterWrite(removed > 0);
     return removed > 0;
   }
 
-  async forgetMany(refs: Iterable<EntryRef>): Promise<number> {
+  async forgetMany(refs: Iterable<EntryRef>, options: ForgetManyOptions = {}): Promise<number> {
+    check.optionsOf(options, "options");
     this.assertOpen();
     const pairs = storableRefs(this.backend, refsOf(refs, "refs"));
+    const note = this.historyCalls.removalNote(
+      removalChangeOf(options.action, "action"),
+      actorOf(options.actor, "actor"),
+    );
+    note.eraseHistory = check.optionalBoolean(options.eraseHistory, "eraseHistory") ?? false;
     if (pairs.length === 0) return 0;
-    const removed = await this.backend.deleteRefs(pairs);
+    const removed = await this.backend.deleteRefs(pairs, note);
     await this.afterWrite(removed > 0);
     return removed;
+  }
+
+  async history(key: string, options: HistoryOptions = {}): Promise<MemoryVersion[]> {
+    this.assertOpen();
+    return this.historyCalls.history(key, options);
+  }
+
+  async restore(key: string, version: number, options: RestoreOptions = {}): Promise<MemoryEntry> {
+    this.assertOpen();
+    return this.historyCalls.restore(key, version, options);
+  }
+
+  async purgeExpired(options: ActorOption = {}): Promise<number> {
+    this.assertOpen();
+    return this.historyCalls.purgeExpired(options);
   }
 
   async embed(texts: readonly string[], options: EmbedTextsOptions = {}): Promise<Float32Array[] | null> {
@@ -208,7 +230,7 @@ class MemoryFacade implements BackendMemory {
     this.assertOpen();
     const { namespace, category } = countRequestOf(options);
     checkFilter(this.backend, { namespace, categories: category === undefined ? undefined : [category] });
-    return this.backend.count(namespace, category);
+    return this.backend.count(namespace, category, this.now().toISOString());
   }
 
   async export(filter: ExportFilter = {}): Promise<MemoryEntry[]> {
@@ -216,6 +238,7 @@ class MemoryFacade implements BackendMemory {
     this.assertOpen();
     const { where, withEmbeddings } = exportFilterOf(filter, this.now());
     checkFilter(this.backend, where);
+    where.aliveAt = this.now().toISOString();
     return this.backend.exportAll(where, withEmbeddings);
   }
 
@@ -224,6 +247,7 @@ class MemoryFacade implements BackendMemory {
     this.assertOpen();
     const { where, withEmbeddings } = exportFilterOf(filter, this.now());
     checkFilter(this.backend, where);
+    where.aliveAt = this.now().toISOString();
     return exportPages(
       (afterRid, limit) => {
         this.assertOpen();
@@ -240,6 +264,7 @@ class MemoryFacade implements BackendMemory {
     check.optionsOf(options, "options");
     this.assertOpen();
     // Everything is validated before anything is written, so bad input changes nothing.
+    const actor = actorOf(options.actor, "actor") ?? this.actor;
     const { writes, removals } = await importInputOf(entries, options, {
       settings: this.settings,
       now: this.now,
@@ -249,7 +274,9 @@ class MemoryFacade implements BackendMemory {
       // Refs the backend cannot hold name nothing stored: they are dropped, not refused.
       refsOf: (refs, field) => storableRefs(this.backend, refsOf(refs, field)),
     });
-    const written = await this.backend.write(writes, removals);
+    for (const write of writes) write.actor = actor;
+    const removedAs = this.historyCalls.removalNote(options.action === "merge" ? "merge" : "forget", actor);
+    const written = await this.backend.write(writes, removals, removedAs);
     await this.afterWrite(written.length > 0 || removals.length > 0);
     await this.embedLater(written.flatMap((w) => (w.job === null ? [] : [w.job])));
     return written.length;
@@ -260,7 +287,7 @@ class MemoryFacade implements BackendMemory {
     this.assertOpen();
     const request = topCoreRequestOf(limit, options, this.settings);
     this.backend.checkText?.(request.namespace, "namespace");
-    return this.backend.topCore(request.namespace, request.limit);
+    return this.backend.topCore(request.namespace, request.limit, this.now().toISOString());
   }
 
   async healthCheck(): Promise<boolean> {
@@ -334,7 +361,9 @@ class MemoryFacade implements BackendMemory {
   /** Every write clears the recall cache; a change is noted for the other writers' caches. */
   private async afterWrite(changed: boolean): Promise<void> {
     this.recaller.clear();
-    if (changed) await this.backend.noteChange();
+    if (!changed) return;
+    await this.backend.noteChange();
+    await this.historyCalls.pruneWhenDue();
   }
 
   /** Deferred mode queues the vectors; otherwise they are computed before returning. */

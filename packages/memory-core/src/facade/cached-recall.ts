@@ -29,7 +29,7 @@ export interface CachedRecallDeps {
  */
 export function createCachedRecall(deps: CachedRecallDeps): CachedRecall {
   const { backend, settings } = deps;
-  const hot = new HotCache<{ stamp: string; entries: MemoryEntry[] }>({
+  const hot = new HotCache<{ stamp: string; entries: MemoryEntry[]; expires: number }>({
     maxEntries: settings.hotCacheSize,
     ttlMs: settings.hotCacheTtlSeconds * 1000,
   });
@@ -43,12 +43,22 @@ export function createCachedRecall(deps: CachedRecallDeps): CachedRecall {
   async function recall(request: RecallRequest): Promise<MemoryEntry[]> {
     try {
       if (settings.hotCacheSize === 0) return await run(request);
-      const key = recallCacheKey({ ...request.filter, ...request, filter: undefined, signal: undefined });
+      // The moment expired entries are left out moves with every call: it is not part of the key.
+      const key = recallCacheKey({
+        ...request.filter,
+        aliveAt: undefined,
+        ...request,
+        filter: undefined,
+        signal: undefined,
+      });
       const stamp = await backend.changeStamp();
       const cached = hot.get(key);
-      if (cached !== undefined && cached.stamp === stamp) return cached.entries.map((e) => ({ ...e }));
+      const now = deps.now().getTime();
+      if (cached !== undefined && cached.stamp === stamp && now < cached.expires)
+        return cached.entries.map((e) => ({ ...e }));
       const entries = await run(request);
-      hot.set(key, { stamp, entries });
+      // A result holds until one of its entries expires (an entry outside it expiring changes nothing).
+      hot.set(key, { stamp, entries, expires: firstExpiry(entries) });
       return entries.map((e) => ({ ...e }));
     } catch (error) {
       if (isMemoryError(error) || (error as Error).name === "AbortError") throw error;
@@ -57,4 +67,13 @@ export function createCachedRecall(deps: CachedRecallDeps): CachedRecall {
   }
 
   return { recall, clear: () => hot.clear() };
+}
+
+/** When the first of `entries` expires (ms since the epoch); Infinity when none does. */
+function firstExpiry(entries: readonly MemoryEntry[]): number {
+  let first = Number.POSITIVE_INFINITY;
+  for (const entry of entries) {
+    if (entry.expiresAt !== undefined) first = Math.min(first, Date.parse(entry.expiresAt));
+  }
+  return first;
 }

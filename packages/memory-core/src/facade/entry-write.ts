@@ -4,13 +4,19 @@ import type { MemorySettings } from "../config/config-schema.js";
 import { metadataOf } from "../metadata/metadata-value.js";
 import type { EntryWrite } from "../sqlite/writes/upsert-entry.js";
 import { scoreImportance } from "../text/importance.js";
+import { expiryAfter } from "../text/time-bound.js";
 import * as check from "../validate-input.js";
 
 /** Longest MemoryEntry.context accepted, in UTF-8 bytes. */
 export const MAX_CONTEXT_BYTES = 4096;
 
 /** The fields store() and import() accept for one entry. */
-export type EntryInput = Partial<MemoryEntry> & { embedding?: Float32Array | number[] };
+export type EntryInput = Omit<Partial<MemoryEntry>, "expiresAt"> & {
+  embedding?: Float32Array | number[];
+  expiresAt?: string | Date;
+  /** An age from now ("7d"): store() only. */
+  ttl?: string;
+};
 
 /**
  * Validates one entry and fills what was not given. `prefix` names the entry in messages
@@ -63,6 +69,7 @@ function checkedWrite(
   const givenId = isImport ? check.optionalText(input.id, "id", 256) : undefined;
   const context = check.optionalText(input.context, "context", MAX_CONTEXT_BYTES) ?? null;
   const metadata = metadataOf(input.metadata, "metadata")?.json ?? null;
+  const expiresAt = expiresAtOf(input, now, isImport);
   return {
     key,
     content,
@@ -79,8 +86,26 @@ function checkedWrite(
     source: isImport ? sourceOf(input.source, "source") : null,
     context,
     metadata,
+    expiresAt,
+    change: null,
+    actor: "library",
     keepCreatedAt: !isImport,
   };
+}
+
+/**
+ * `expiresAt` (RFC 3339 or a Date) or store()'s `ttl`, as RFC 3339 UTC. A store() that would expire
+ * at once is refused; an import keeps what it is given (hygiene removes it).
+ */
+function expiresAtOf(input: EntryInput, now: Date, isImport: boolean): string | null {
+  const ttl = isImport ? undefined : input.ttl;
+  if (ttl !== undefined && input.expiresAt !== undefined && input.expiresAt !== null)
+    throw MemoryError.invalidInput("ttl", "give expiresAt or ttl, not both");
+  const at = ttl !== undefined ? expiryAfter(ttl, now, "ttl") : check.dateOf(input.expiresAt, "expiresAt");
+  if (at === undefined) return null;
+  if (!isImport && Date.parse(at) <= now.getTime())
+    throw MemoryError.invalidInput("expiresAt", `is not in the future (${at})`);
+  return at;
 }
 
 /** An INVALID_INPUT error of one entry's field, named within the whole input (`entries[3].key`). */

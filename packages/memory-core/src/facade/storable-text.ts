@@ -17,6 +17,7 @@ export function checkWrite(backend: MemoryBackend, write: EntryWrite, prefix: st
   checkText(write.id, field("id"));
   checkText(write.source?.path, field("source.path"));
   checkText(write.context, field("context"));
+  checkText(write.actor, field("actor"));
 }
 
 /** Filters are compared with stored text: one the backend cannot hold is refused. */

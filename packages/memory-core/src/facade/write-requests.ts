@@ -47,6 +47,9 @@ export async function importInputOf(
   const onConflict = options.onConflict ?? "replace";
   if (onConflict !== "replace" && onConflict !== "skip")
     throw MemoryError.invalidInput("onConflict", `expected "replace" or "skip", got ${String(onConflict)}`);
+  const action = options.action ?? null;
+  if (action !== null && action !== "merge" && action !== "restore")
+    throw MemoryError.invalidInput("action", `expected "merge" or "restore", got ${String(action)}`);
   const writes: EntryWrite[] = [];
   const dimensions = context.dimensions();
   const at = context.now();
@@ -54,7 +57,9 @@ export async function importInputOf(
     const field = `entries[${writes.length}]`;
     const write = toEntryWrite(entry, field, context.settings, at, context.newId, true, dimensions);
     context.checkEntry?.(write, field);
-    writes.push(onConflict === "skip" ? { ...write, skipExisting: true } : write);
+    write.change = action;
+    if (onConflict === "skip") write.skipExisting = true;
+    writes.push(write);
   };
   // An array (the common case) is walked without `for await`, which costs a promise per entry.
   if (Symbol.iterator in entries) for (const entry of entries) add(entry);

@@ -6,8 +6,8 @@ export const MAX_WHERE_CONDITIONS = 32;
 /** Most values of one `$in` / `$nin`. */
 export const MAX_WHERE_VALUES = 256;
 /** A field path segment: letters, digits, `_` and `-` (dots separate segments). */
-const SEGMENT = /^[\p{L}\p{N}_-]{1,128}$/u;
-const MAX_DEPTH = 8;
+export const FIELD_SEGMENT = /^[\p{L}\p{N}_-]{1,128}$/u;
+export const MAX_FIELD_DEPTH = 8;
 
 const COMPARISONS = { $gt: "gt", $gte: "gte", $lt: "lt", $lte: "lte" } as const;
 const OPERATORS = new Set(["$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$exists"]);
@@ -43,10 +43,10 @@ export function whereOf(value: unknown, field = "where"): WhereCondition[] | und
 
 function pathOf(name: string, at: string): string[] {
   const path = name.split(".");
-  if (path.length > MAX_DEPTH || !path.every((segment) => SEGMENT.test(segment))) {
+  if (path.length > MAX_FIELD_DEPTH || !path.every((segment) => FIELD_SEGMENT.test(segment))) {
     throw MemoryError.invalidInput(
       at,
-      `a field is up to ${MAX_DEPTH} dot-separated names of letters, digits, "_" and "-"`,
+      `a field is up to ${MAX_FIELD_DEPTH} dot-separated names of letters, digits, "_" and "-"`,
     );
   }
   return path;

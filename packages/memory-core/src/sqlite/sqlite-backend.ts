@@ -18,6 +18,7 @@ import { createStorageGuard } from "./storage-guard.js";
 import { createBatchBackfill } from "./vectors/batch-backfill.js";
 import { createEmbeddingCache } from "./vectors/embedding-cache.js";
 import { sqliteVectorRows } from "./vectors/vector-rows.js";
+import * as history from "./writes/version-history.js";
 import { createEntryWriter } from "./writes/write-transactions.js";
 
 export interface SqliteBackendOptions extends BackendOpenOptions {
@@ -90,25 +91,37 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     embedder,
     warnings,
 
-    async write(writes, removals) {
-      const results = writer.writeAll(writes, removals as [string, string][]);
+    async write(writes, removals, removedAs) {
+      const results = writer.writeAll(writes, removals as [string, string][], removedAs);
       writer.mergeIndexAfter(results.length + removals.length);
       return results;
     },
-    async deleteRefs(refs) {
-      return writer.mergeIndexAfter(writer.deleteRefs(refs as [string, string][]));
+    async deleteRefs(refs, note) {
+      return writer.mergeIndexAfter(writer.deleteRefs(refs as [string, string][], note));
+    },
+    async deleteExpired(note) {
+      const where = "m.expires_at IS NOT NULL AND m.expires_at <= ?";
+      return writer.mergeIndexAfter(writer.deleteWhere(where, [note.at], note));
     },
     async deleteNamespace(namespace) {
-      return writer.mergeIndexAfter(writer.deleteWhere("m.namespace = ?", [namespace]));
+      const purge = () => history.purgeNamespaceHistory(statements, namespace);
+      return writer.mergeIndexAfter(writer.deleteWhere("m.namespace = ?", [namespace], purge));
     },
     async deleteSession(sessionId) {
-      return writer.mergeIndexAfter(writer.deleteWhere("m.session_id = ?", [sessionId]));
+      const purge = () => history.purgeSessionHistory(statements, sessionId);
+      return writer.mergeIndexAfter(writer.deleteWhere("m.session_id = ?", [sessionId], purge));
     },
+    history: async (namespace, key, limit) =>
+      guard(() => history.readHistory(statements, namespace, key, limit)),
+    pruneHistory: async (retention, now) =>
+      guard(() => db.transaction(() => history.pruneVersions(statements, retention, now)).immediate()),
 
-    get: async (namespace, key) => guard(() => read.getEntry(statements, namespace, key)),
+    get: async (namespace, key, aliveAt) => guard(() => read.getEntry(statements, namespace, key, aliveAt)),
     list: async (filter, limit, offset) => guard(() => read.listEntries(statements, filter, limit, offset)),
-    count: async (namespace, category) => guard(() => read.countEntries(statements, namespace, category)),
-    topCore: async (namespace, limit) => guard(() => read.topCore(statements, namespace, limit)),
+    count: async (namespace, category, aliveAt) =>
+      guard(() => read.countEntries(statements, namespace, category, aliveAt)),
+    topCore: async (namespace, limit, aliveAt) =>
+      guard(() => read.topCore(statements, namespace, limit, aliveAt)),
     exportAll: async (filter, withEmbeddings) =>
       guard(() => read.exportEntries(statements, filter, withEmbeddings)),
     exportPage: async (filter, withEmbeddings, afterRid, limit) =>

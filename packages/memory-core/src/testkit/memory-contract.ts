@@ -1,6 +1,8 @@
 import { describe } from "vitest";
 import { describeEmbeddingSweepContract } from "./contract-embedding-sweep.js";
+import { describeExpiryContract } from "./contract-expiry.js";
 import type { MemoryContractHarness } from "./contract-harness.js";
+import { describeHistoryContract } from "./contract-history.js";
 import { describeHostileInputContract } from "./contract-hostile-input.js";
 import { describeImportExportContract } from "./contract-import-export.js";
 import { describeLifecycleContract } from "./contract-lifecycle.js";
@@ -23,6 +25,8 @@ export function describeMemoryContract(harness: MemoryContractHarness): void {
     describeVectorContract(harness);
     describeEmbeddingSweepContract(harness);
     describeMetadataContract(harness);
+    describeHistoryContract(harness);
+    describeExpiryContract(harness);
     describeLifecycleContract(harness);
     describeHostileInputContract(harness);
   });

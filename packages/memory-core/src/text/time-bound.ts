@@ -44,3 +44,15 @@ export function parseTimeBound(value: unknown, now: Date, field: string): string
     );
   return new Date(time).toISOString();
 }
+
+const TTL_EXPECTED = 'expected an age such as "30m", "12h", "7d", "2w" or "1y"';
+
+/** A time to live ("30m", "12h", "7d", "2w", "1y") as the RFC 3339 moment it ends, after `now`. */
+export function expiryAfter(value: unknown, now: Date, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const relative = typeof value === "string" ? RELATIVE.exec(value.trim()) : null;
+  if (relative === null) throw MemoryError.invalidInput(field, TTL_EXPECTED);
+  const ms = Number(relative[1]) * (UNIT_MS[(relative[2] as string).toLowerCase()] as number);
+  if (!(ms > 0)) throw MemoryError.invalidInput(field, `${TTL_EXPECTED}, longer than zero`);
+  return new Date(now.getTime() + ms).toISOString();
+}

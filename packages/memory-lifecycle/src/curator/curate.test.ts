@@ -67,6 +67,33 @@ describe("curate", () => {
     expect(prompts[0]).toContain('"key":"tea2"');
   });
 
+  it("leaves each change in the entries' history: merged by the curator, deleted by the curator", async () => {
+    const memory = await seeded();
+    const { generator } = scripted(
+      JSON.stringify({
+        delete: ["lunch"],
+        merge: [{ keys: ["tea", "tea2"], content: "The user likes green tea, a lot" }],
+      }),
+    );
+    await curate(memory, generator);
+    const changes = async (key: string) =>
+      (await memory.history(key)).map((v) => [v.version, v.action, v.actor, v.deleted, v.content]);
+    expect(await changes("tea")).toEqual([
+      [2, "merge", "curator", false, "The user likes green tea, a lot"],
+      [1, "create", "library", false, "The user likes green tea"],
+    ]);
+    expect(await changes("tea2")).toEqual([
+      [2, "merge", "curator", true, "User likes green tea a lot"],
+      [1, "create", "library", false, "User likes green tea a lot"],
+    ]);
+    expect(await changes("lunch")).toEqual([
+      [2, "forget", "curator", true, "Had a sandwich for lunch"],
+      [1, "create", "library", false, "Had a sandwich for lunch"],
+    ]);
+    // What the curator merged away can be brought back.
+    expect((await memory.restore("tea2", 1)).content).toBe("User likes green tea a lot");
+  });
+
   it("dry run reports the same and changes nothing", async () => {
     const memory = await seeded();
     const before = await memory.export();

@@ -94,9 +94,18 @@ export async function curate(
   }
 
   if (!report.dryRun) {
-    // Survivors first: a crash in between leaves a duplicate, never a lost fact.
-    if (survivors.length > 0) await memory.import(survivors);
-    await memory.forgetMany(removals.map((e) => ({ key: e.key, namespace: e.namespace })));
+    // Survivors first: a crash in between leaves a duplicate, never a lost fact. Each entry's
+    // history says the curator merged it (survivors and merged-away ones) or deleted it.
+    if (survivors.length > 0) await memory.import(survivors, { actor: "curator", action: "merge" });
+    const mergedAway = new Set(
+      report.merged.flatMap((group) =>
+        group.keys.filter((k) => k !== group.into).map((k) => `${group.namespace}\u0000${k}`),
+      ),
+    );
+    const isMerged = (e: MemoryEntry) => mergedAway.has(`${e.namespace}\u0000${e.key}`);
+    const refs = (entries: MemoryEntry[]) => entries.map((e) => ({ key: e.key, namespace: e.namespace }));
+    await memory.forgetMany(refs(removals.filter(isMerged)), { actor: "curator", action: "merge" });
+    await memory.forgetMany(refs(removals.filter((e) => !isMerged(e))), { actor: "curator" });
   }
   report.totalAfter = gathered.length - removals.length;
   return report;

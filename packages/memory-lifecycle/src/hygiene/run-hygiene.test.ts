@@ -40,6 +40,29 @@ describe("runHygiene", () => {
     ]);
   });
 
+  it("deletes entries whose expiresAt has passed, in any category, and says so in their history", async () => {
+    const memory = await openWorkspaceMemory();
+    // Expiry is measured on the memory's clock (the real one here), retention on `now`.
+    const fromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+    await memory.import([
+      entry("code", "core", 1, { expiresAt: fromNow(-1) }),
+      entry("later", "core", 1, { expiresAt: fromNow(24) }),
+      entry("c-old", "conversation", 40),
+    ]);
+    const report = await runHygiene(memory, { now: NOW });
+    expect(report.expired).toBe(1);
+    expect(report.deletedKeys).toEqual(["default/c-old"]);
+    expect((await memory.history("code")).map((v) => [v.action, v.actor, v.deleted])).toEqual([
+      ["expire", "hygiene", true],
+      ["create", "library", false],
+    ]);
+    expect((await memory.history("c-old")).map((v) => [v.action, v.actor, v.deleted])).toEqual([
+      ["prune", "hygiene", true],
+      ["create", "library", false],
+    ]);
+    expect((await memory.history("later"))[0]?.current).toBe(true);
+  });
+
   it("keeps each category's floor of non-superseded entries, per namespace, deleting the oldest first", async () => {
     const memory = await openWorkspaceMemory({ config: { dailyRetentionFloor: 2 } });
     await memory.import([

@@ -19,7 +19,8 @@ export interface HygieneOptions extends Partial<RetentionConfig> {
 /**
  * Periodic clean-up (seed 000): every `intervalHours`, deletes Conversation and Daily entries past
  * their retention days, oldest first, keeping each category's floor of non-superseded entries per
- * namespace; superseded entries are pruned once expired and never count toward a floor. Core is
+ * namespace; superseded entries are pruned once expired and never count toward a floor. Entries
+ * whose own `expiresAt` has passed are deleted whatever their category. Core is
  * never pruned; custom categories only when `customRetention` names them. All deletions happen in
  * one transaction; the run and its report are saved in memory_hygiene_state.json.
  */
@@ -38,6 +39,7 @@ export async function runHygiene(memory: Memory, options: HygieneOptions = {}): 
     pruned: {},
     prunedSuperseded: 0,
     keptByFloor: 0,
+    expired: 0,
     deletedKeys: [],
   };
   const due =
@@ -57,7 +59,11 @@ export async function runHygiene(memory: Memory, options: HygieneOptions = {}): 
       report.keptByFloor += plan.keptByFloor;
     }
   }
-  await memory.forgetMany(toDelete.map((e) => ({ key: e.key, namespace: e.namespace })));
+  await memory.forgetMany(
+    toDelete.map((e) => ({ key: e.key, namespace: e.namespace })),
+    { actor: "hygiene", action: "prune" },
+  );
+  report.expired = await memory.purgeExpired({ actor: "hygiene" });
   report.ran = true;
   report.deletedKeys = toDelete.map((e) => `${e.namespace}/${e.key}`);
   if (workspaceDir !== undefined)

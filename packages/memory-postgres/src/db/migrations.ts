@@ -72,6 +72,77 @@ export const MIGRATIONS: readonly Migration[] = [
     // MemoryEntry.metadata, filtered by `where` (store/where-sql.ts).
     statements: (n) => [`ALTER TABLE ${n.memories} ADD COLUMN IF NOT EXISTS metadata jsonb`],
   },
+  {
+    version: 4,
+    // Expiry, and the history of every entry: the live state keeps its version number, change
+    // and actor; earlier states and tombstones are rows of the versions table. An overwrite is
+    // kept by a trigger, which sees the row as it is when locked, so two servers writing one key
+    // at once both leave their version.
+    statements: (n) => [
+      `ALTER TABLE ${n.memories} ADD COLUMN IF NOT EXISTS expires_at timestamptz`,
+      `ALTER TABLE ${n.memories} ADD COLUMN IF NOT EXISTS version integer NOT NULL DEFAULT 1`,
+      `ALTER TABLE ${n.memories} ADD COLUMN IF NOT EXISTS change_action text`,
+      `ALTER TABLE ${n.memories} ADD COLUMN IF NOT EXISTS change_actor text`,
+      `CREATE INDEX IF NOT EXISTS claw_memories_expiring ON ${n.memories} (expires_at)
+        WHERE expires_at IS NOT NULL`,
+      `CREATE TABLE IF NOT EXISTS ${n.versions} (
+        namespace text NOT NULL,
+        key text NOT NULL,
+        version integer NOT NULL,
+        id text NOT NULL,
+        action text NOT NULL,
+        actor text NOT NULL,
+        at timestamptz NOT NULL,
+        deleted boolean NOT NULL DEFAULT false,
+        content text NOT NULL,
+        category text NOT NULL,
+        session_id text,
+        importance double precision,
+        superseded_by text,
+        metadata jsonb,
+        expires_at timestamptz,
+        context text,
+        source_path text,
+        source_start integer,
+        source_end integer,
+        PRIMARY KEY (namespace, key, version)
+      )`,
+      `CREATE INDEX IF NOT EXISTS claw_memory_versions_session ON ${n.versions} (session_id)
+        WHERE session_id IS NOT NULL`,
+      `CREATE INDEX IF NOT EXISTS claw_memory_versions_at ON ${n.versions} (at)`,
+      `CREATE OR REPLACE FUNCTION ${n.archiveFunction}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        IF NEW.change_action IN ('merge', 'restore')
+          OR (OLD.content, OLD.category, OLD.session_id, OLD.importance, OLD.superseded_by, OLD.metadata,
+              OLD.expires_at, OLD.context)
+            IS DISTINCT FROM (NEW.content, NEW.category, NEW.session_id, NEW.importance, NEW.superseded_by,
+              NEW.metadata, NEW.expires_at, NEW.context) THEN
+          INSERT INTO ${n.versions} (namespace, key, version, id, action, actor, at, deleted, content,
+            category, session_id, importance, superseded_by, metadata, expires_at, context, source_path,
+            source_start, source_end)
+          VALUES (OLD.namespace, OLD.key, OLD.version, OLD.id, coalesce(OLD.change_action, 'create'),
+            coalesce(OLD.change_actor, 'unknown'), OLD.updated_at, false, OLD.content, OLD.category,
+            OLD.session_id, OLD.importance, OLD.superseded_by, OLD.metadata, OLD.expires_at, OLD.context,
+            OLD.source_path, OLD.source_start, OLD.source_end);
+          NEW.version := OLD.version + 1;
+          IF NEW.change_action IS NULL OR NEW.change_action NOT IN ('merge', 'restore') THEN
+            NEW.change_action := CASE WHEN OLD.superseded_by IS NULL AND NEW.superseded_by IS NOT NULL
+              THEN 'supersede' ELSE 'update' END;
+          END IF;
+        ELSE
+          NEW.version := OLD.version;
+          NEW.change_action := OLD.change_action;
+          NEW.change_actor := OLD.change_actor;
+        END IF;
+        RETURN NEW;
+      END
+      $fn$`,
+      `DROP TRIGGER IF EXISTS claw_archive_version ON ${n.memories}`,
+      `CREATE TRIGGER claw_archive_version BEFORE UPDATE OF content, category, session_id, importance,
+        superseded_by, metadata, expires_at, context, change_action ON ${n.memories}
+        FOR EACH ROW EXECUTE FUNCTION ${n.archiveFunction}()`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -8,6 +8,10 @@ export interface SqlNames {
   meta: string;
   cache: string;
   changes: string;
+  /** Every earlier state of an entry and a tombstone per deletion (store/version-history.ts). */
+  versions: string;
+  /** The trigger function that keeps an overwritten state as a version. */
+  archiveFunction: string;
   /** For advisory locks and index names. */
   raw: string;
 }
@@ -28,6 +32,8 @@ export function sqlNames(schema: string): SqlNames {
     meta: `${q}.claw_meta`,
     cache: `${q}.claw_embedding_cache`,
     changes: `${q}.claw_changes`,
+    versions: `${q}.claw_memory_versions`,
+    archiveFunction: `${q}.claw_archive_version`,
     raw: schema,
   };
 }

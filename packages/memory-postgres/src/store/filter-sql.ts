@@ -19,5 +19,8 @@ export function filterSql(filter: EntryFilter, params: SqlParams): string {
     parts.push(`m.category = ANY(${params.add(filter.categories)}::text[])`);
   }
   if (!filter.includeSuperseded) parts.push("m.superseded_by IS NULL");
+  if (filter.aliveAt !== undefined) {
+    parts.push(`(m.expires_at IS NULL OR m.expires_at > ${params.add(filter.aliveAt)}::timestamptz)`);
+  }
   return parts.map((p) => ` AND ${p}`).join("") + whereSql(filter.where, params);
 }

@@ -11,10 +11,12 @@ export async function getEntry(
   names: SqlNames,
   namespace: string,
   key: string,
+  aliveAt: string,
 ): Promise<MemoryEntry | null> {
   const { rows } = await db.query<PgEntryRow>(
-    `SELECT ${entryColumns(false)} FROM ${names.memories} m WHERE m.namespace = $1 AND m.key = $2`,
-    [namespace, key],
+    `SELECT ${entryColumns(false)} FROM ${names.memories} m WHERE m.namespace = $1 AND m.key = $2
+       AND (m.expires_at IS NULL OR m.expires_at > $3::timestamptz)`,
+    [namespace, key, aliveAt],
   );
   return rows[0] === undefined ? null : rowToEntry(rows[0]);
 }
@@ -90,10 +92,16 @@ export async function countEntries(
   names: SqlNames,
   namespace: string | undefined,
   category: MemoryCategory | undefined,
+  aliveAt: string,
 ): Promise<number> {
   const params = new SqlParams();
   const where = filterSql(
-    { namespace, categories: category === undefined ? undefined : [category], includeSuperseded: true },
+    {
+      namespace,
+      categories: category === undefined ? undefined : [category],
+      includeSuperseded: true,
+      aliveAt,
+    },
     params,
   );
   const { rows } = await db.query<{ n: number }>(
@@ -109,9 +117,10 @@ export async function topCore(
   names: SqlNames,
   namespace: string,
   limit: number,
+  aliveAt: string,
 ): Promise<MemoryEntry[]> {
   const params = new SqlParams();
-  const where = filterSql({ namespace, categories: ["core"] }, params);
+  const where = filterSql({ namespace, categories: ["core"], aliveAt }, params);
   const { rows } = await db.query<PgEntryRow>(
     `SELECT ${entryColumns(false)} FROM ${names.memories} m WHERE true${where}
      ORDER BY coalesce(m.importance, 0) DESC, m.updated_at DESC, m.rid DESC LIMIT ${params.add(limit)}`,

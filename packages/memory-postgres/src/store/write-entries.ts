@@ -121,6 +121,9 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
     rows.map((w) => ftsContextText(w.createdAt, null, w.context)),
     rows.map((w) => w.context),
     rows.map((w) => w.metadata),
+    rows.map((w) => w.expiresAt),
+    rows.map((w) => w.change ?? "create"),
+    rows.map((w) => w.actor),
   ];
   const sameHash = "m.content_hash = EXCLUDED.content_hash";
   const onConflict = skip
@@ -131,7 +134,8 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
         created_at = ${keepCreatedAt ? "m.created_at" : "EXCLUDED.created_at"},
         updated_at = EXCLUDED.updated_at, content_hash = EXCLUDED.content_hash,
         fts = EXCLUDED.fts, source_path = EXCLUDED.source_path, context = EXCLUDED.context,
-        metadata = EXCLUDED.metadata,
+        metadata = EXCLUDED.metadata, expires_at = EXCLUDED.expires_at,
+        change_action = EXCLUDED.change_action, change_actor = EXCLUDED.change_actor,
         source_start = EXCLUDED.source_start, source_end = EXCLUDED.source_end,
         embedding = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding ELSE EXCLUDED.embedding END,
         embedding_hash = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding_hash
@@ -155,18 +159,23 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
      )
      INSERT INTO ${names.memories} AS m (id, key, content, category, namespace, session_id, importance,
        superseded_by, created_at, updated_at, content_hash, fts, source_path, source_start,
-       source_end, embedding, embedding_hash, context, metadata)
+       source_end, embedding, embedding_hash, context, metadata, expires_at, change_action, change_actor,
+       version)
      SELECT v.id, v.key, v.content, v.category, v.namespace, v.session_id, v.importance, v.superseded_by,
        v.created_at, v.updated_at, v.content_hash, ${ftsVectorSql("v.fts_key", "v.fts_text", "$18", "v.fts_context")},
        v.source_path, v.source_start, v.source_end, v.embedding::real[],
-       CASE WHEN v.embedding IS NULL THEN NULL ELSE v.content_hash END, v.context, v.metadata::jsonb
+       CASE WHEN v.embedding IS NULL THEN NULL ELSE v.content_hash END, v.context, v.metadata::jsonb,
+       v.expires_at, v.change_action, v.change_actor,
+       -- A key that was forgotten continues its history: its next version follows the tombstone.
+       coalesce((SELECT max(h.version) FROM ${names.versions} h
+         WHERE h.namespace = v.namespace AND h.key = v.key), 0) + 1
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
        $7::float8[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::text[], $12::text[],
        $13::text[], $14::text[], $15::int[], $16::int[], $17::text[], $19::text[], $20::text[],
-       $21::text[])
+       $21::text[], $22::timestamptz[], $23::text[], $24::text[])
        AS v(id, key, content, category, namespace, session_id, importance, superseded_by, created_at,
             updated_at, content_hash, fts_key, fts_text, source_path, source_start, source_end, embedding,
-            fts_context, context, metadata)
+            fts_context, context, metadata, expires_at, change_action, change_actor)
      ON CONFLICT (namespace, key) ${onConflict}
      RETURNING ${entryColumns(false)}, m.content_hash, m.embedding IS NULL AS missing,
        (SELECT old.session_id FROM old WHERE old.rid = m.rid) AS old_session_id,

@@ -21,6 +21,8 @@ export interface EntryRow<V = Buffer> {
   context: string | null;
   /** JSON text (SQLite) or the parsed object (PostgreSQL jsonb); null = none. */
   metadata: string | Metadata | null;
+  /** RFC 3339; null = never expires. */
+  expires_at: string | null;
   embedding?: V | null;
 }
 
@@ -31,7 +33,7 @@ export type MemoryRow = EntryRow<Buffer>;
 export function entryColumns(withEmbedding: boolean): string {
   const base =
     "m.rid, m.id, m.key, m.content, m.category, m.created_at, m.updated_at, m.session_id, m.namespace, " +
-    "m.importance, m.superseded_by, m.source_path, m.source_start, m.source_end, m.context, m.metadata";
+    "m.importance, m.superseded_by, m.source_path, m.source_start, m.source_end, m.context, m.metadata, m.expires_at";
   return withEmbedding ? `${base}, m.embedding` : base;
 }
 
@@ -71,6 +73,7 @@ export function rowToEntry<V = Buffer>(
   if (row.metadata !== null && row.metadata !== undefined) {
     entry.metadata = typeof row.metadata === "string" ? (JSON.parse(row.metadata) as Metadata) : row.metadata;
   }
+  if (row.expires_at !== null && row.expires_at !== undefined) entry.expiresAt = row.expires_at;
   if (score !== undefined) entry.score = score;
   if (row.embedding) entry.embedding = decode(row.embedding);
   return entry;

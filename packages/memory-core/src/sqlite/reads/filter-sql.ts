@@ -29,6 +29,10 @@ export function filterSql(filter: EntryFilter): SqlFragment {
     params.push(...filter.categories);
   }
   if (!filter.includeSuperseded) parts.push("m.superseded_by IS NULL");
+  if (filter.aliveAt !== undefined) {
+    parts.push("(m.expires_at IS NULL OR m.expires_at > ?)");
+    params.push(filter.aliveAt);
+  }
   const where = whereSql(filter.where);
   return { sql: parts.map((p) => ` AND ${p}`).join("") + where.sql, params: [...params, ...where.params] };
 }

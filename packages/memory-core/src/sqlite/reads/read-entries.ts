@@ -5,10 +5,18 @@ import { type EntryFilter, filterSql } from "./filter-sql.js";
 
 /** Read-only queries over memories: get, list, export, count, top core. */
 
-export function getEntry(statements: StatementCache, namespace: string, key: string): MemoryEntry | null {
+export function getEntry(
+  statements: StatementCache,
+  namespace: string,
+  key: string,
+  aliveAt: string,
+): MemoryEntry | null {
   const row = statements
-    .get(`SELECT ${entryColumns(false)} FROM memories m WHERE m.namespace = ? AND m.key = ?`)
-    .get(namespace, key) as MemoryRow | undefined;
+    .get(
+      `SELECT ${entryColumns(false)} FROM memories m WHERE m.namespace = ? AND m.key = ?
+         AND (m.expires_at IS NULL OR m.expires_at > ?)`,
+    )
+    .get(namespace, key, aliveAt) as MemoryRow | undefined;
   return row === undefined ? null : rowToEntry(row);
 }
 
@@ -60,26 +68,40 @@ export function exportPage(
     .all(afterRid, ...where.params, limit) as MemoryRow[];
 }
 
+/**
+ * Entries not expired at `aliveAt`: all of them less the expired ones, which the partial index on
+ * expires_at finds without reading the others (a count with the condition would read every row).
+ */
 export function countEntries(
   statements: StatementCache,
   namespace: string | undefined,
   category: MemoryCategory | undefined,
+  aliveAt: string,
 ): number {
   const where = filterSql({
     namespace,
     categories: category === undefined ? undefined : [category],
     includeSuperseded: true,
   });
-  return (
-    statements.get(`SELECT count(*) AS n FROM memories m WHERE 1 = 1${where.sql}`).get(...where.params) as {
-      n: number;
-    }
-  ).n;
+  const count = (sql: string, ...params: unknown[]) =>
+    (statements.get(sql).get(...params) as { n: number }).n;
+  const all = count(`SELECT count(*) AS n FROM memories m WHERE 1 = 1${where.sql}`, ...where.params);
+  const expired = count(
+    `SELECT count(*) AS n FROM memories m WHERE m.expires_at IS NOT NULL AND m.expires_at <= ?${where.sql}`,
+    aliveAt,
+    ...where.params,
+  );
+  return all - expired;
 }
 
 /** Core memories by importance, then recency; superseded ones are not "top". */
-export function topCore(statements: StatementCache, namespace: string, limit: number): MemoryEntry[] {
-  const where = filterSql({ namespace, categories: ["core"] });
+export function topCore(
+  statements: StatementCache,
+  namespace: string,
+  limit: number,
+  aliveAt: string,
+): MemoryEntry[] {
+  const where = filterSql({ namespace, categories: ["core"], aliveAt });
   const rows = statements
     .get(
       `SELECT ${entryColumns(false)} FROM memories m WHERE 1 = 1${where.sql}

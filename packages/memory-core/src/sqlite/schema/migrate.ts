@@ -3,6 +3,7 @@ import { contentHash } from "../../text/content-hash.js";
 import { toFtsIndexText } from "../../text/tokenizer.js";
 import { parseTimestamp } from "../../timestamps.js";
 import { configureFullTextIndex, rebuildFullTextIndex, reindexFullText } from "../search/fts-index.js";
+import { CREATE_METADATA_FIELDS, rebuildFieldIndex } from "../search/metadata-fields.js";
 import { contextOf } from "../writes/session-turns.js";
 import { createMetaStore } from "./meta-store.js";
 import {
@@ -11,6 +12,7 @@ import {
   CREATE_MEMORIES,
   CREATE_MEMORY_INDEXES,
   CREATE_META,
+  CREATE_VERSIONS,
   LEGACY_FTS_TRIGGERS,
   MEMORY_COLUMNS,
   SCHEMA_VERSION,
@@ -45,6 +47,10 @@ export function migrate(db: Database, newId: () => string): MigrationReport {
     db.exec(CREATE_MEMORIES);
     addMissingColumns(db);
     db.exec(CREATE_MEMORY_INDEXES);
+    db.exec(CREATE_VERSIONS);
+    db.exec(CREATE_METADATA_FIELDS);
+    // The metadata index (schema 7) starts with what earlier versions stored.
+    if (fromVersion > 0 && fromVersion < 7) rebuildFieldIndex(statements);
     migrateEmbeddingCache(db);
     ensureFts(db, statements);
     backfillHashes(db, statements);
@@ -72,6 +78,10 @@ function addMissingColumns(db: Database): void {
     fts_text: "TEXT",
     context: "TEXT",
     metadata: "TEXT",
+    expires_at: "TEXT",
+    version: "INTEGER NOT NULL DEFAULT 1",
+    change_action: "TEXT",
+    change_actor: "TEXT",
     content_hash: "TEXT NOT NULL DEFAULT ''",
   };
   for (const column of MEMORY_COLUMNS) {

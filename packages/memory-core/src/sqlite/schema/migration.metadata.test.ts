@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { backToSchema6 } from "../test-support/schema-6.js";
 import { openTestMemory, tempDir } from "../test-support/temp-memory.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
@@ -11,15 +12,15 @@ describe("migration to schema 6 (metadata)", () => {
     const before = openTestMemory({ path });
     await before.store("tea", "green tea in the morning", { category: "preference" });
     await before.close();
-    // Back to what schema 5 wrote: no metadata column.
+    // Back to what schema 5 wrote: no metadata column (nor what schema 7 added).
     const db = new Database(path);
+    backToSchema6(db);
     db.exec("ALTER TABLE memories DROP COLUMN metadata");
     db.prepare("UPDATE meta SET value = '5' WHERE key = 'schema_version'").run();
     db.close();
 
     const after = openTestMemory({ path });
     expect((await after.status()).schemaVersion).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(6);
     const old = await after.get("tea");
     expect(old?.content).toBe("green tea in the morning");
     expect(old && "metadata" in old).toBe(false);

@@ -2,7 +2,7 @@
  * The one place the database's shape is declared. Migrations (migrate.ts) build on these
  * statements; nothing else creates tables.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The memories table. `rid` is an explicit INTEGER PRIMARY KEY so VACUUM never renumbers the
  *  rowids that the FTS and vector indexes point at. */
@@ -27,7 +27,11 @@ CREATE TABLE IF NOT EXISTS memories (
   source_start INTEGER,
   source_end INTEGER,
   context TEXT,
-  metadata TEXT
+  metadata TEXT,
+  expires_at TEXT,
+  version INTEGER NOT NULL DEFAULT 1,
+  change_action TEXT,
+  change_actor TEXT
 )`;
 
 export const MEMORY_COLUMNS = [
@@ -51,6 +55,10 @@ export const MEMORY_COLUMNS = [
   "source_end",
   "context",
   "metadata",
+  "expires_at",
+  "version",
+  "change_action",
+  "change_actor",
 ] as const;
 
 export const CREATE_MEMORY_INDEXES = `
@@ -61,6 +69,39 @@ CREATE INDEX IF NOT EXISTS memories_session ON memories(session_id) WHERE sessio
 CREATE INDEX IF NOT EXISTS memories_session_order ON memories(namespace, session_id, created_at, rid)
   WHERE session_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS memories_missing_embedding ON memories(rid) WHERE embedding IS NULL;
+CREATE INDEX IF NOT EXISTS memories_expiring ON memories(expires_at) WHERE expires_at IS NOT NULL;
+`;
+
+/**
+ * Every earlier state of an entry, and a tombstone for each deletion (schema 7). The live state
+ * stays in `memories` (its `version`, `change_action`, `change_actor`, `updated_at`), so a write
+ * that creates an entry costs no second row. Removed with their entries by a purge.
+ */
+export const CREATE_VERSIONS = `
+CREATE TABLE IF NOT EXISTS memory_versions (
+  namespace TEXT NOT NULL,
+  key TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  action TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  at TEXT NOT NULL,
+  deleted INTEGER NOT NULL DEFAULT 0,
+  content TEXT NOT NULL,
+  category TEXT NOT NULL,
+  session_id TEXT,
+  importance REAL,
+  superseded_by TEXT,
+  metadata TEXT,
+  expires_at TEXT,
+  context TEXT,
+  source_path TEXT,
+  source_start INTEGER,
+  source_end INTEGER,
+  PRIMARY KEY (namespace, key, version)
+);
+CREATE INDEX IF NOT EXISTS memory_versions_session ON memory_versions(session_id) WHERE session_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS memory_versions_at ON memory_versions(at);
 `;
 
 /** Contentless FTS5 index, written only through fts-index.ts (no triggers: see there why). It

@@ -66,25 +66,47 @@ export class BinaryCodes {
   nearest(query: QueryTables, count: number, namespace?: string): number[] {
     const wanted = namespace === undefined ? -1 : (this.namespaceIds.get(namespace) ?? -2);
     if (wanted === -2 || count <= 0) return [];
-    const { words, codes, inverseNorms, scales, namespaces } = this;
-    const { table, total, offset } = query;
+    const { namespaces } = this;
     const top = new TopScores(Math.min(count, this.size));
     for (let slot = 0; slot < this.size; slot++) {
       if (wanted !== -1 && namespaces[slot] !== wanted) continue;
-      // Σ of the query's rotated coordinates where the code has a 1, one byte at a time.
-      let sum = 0;
-      for (let w = slot * words, end = w + words, t = 0; w < end; w++, t += 1024) {
-        const x = codes[w] as number;
-        sum +=
-          (table[t | (x & 255)] as number) +
-          (table[t + 256 + ((x >>> 8) & 255)] as number) +
-          (table[t + 512 + ((x >>> 16) & 255)] as number) +
-          (table[t + 768 + (x >>> 24)] as number);
-      }
-      const score = (inverseNorms[slot] as number) * offset + (scales[slot] as number) * (2 * sum - total);
+      const score = this.estimate(query, slot);
       if (score > top.floor) top.offer(score, slot);
     }
     return Array.from(top.kept(), (slot) => this.rids[slot] as number);
+  }
+
+  /**
+   * The same among the codes of `rids` only (those of a metadata filter): the scan reads just
+   * their slots. Rids without a code (no vector yet) are skipped.
+   */
+  nearestAmong(query: QueryTables, count: number, rids: Iterable<number>): number[] {
+    if (count <= 0) return [];
+    const top = new TopScores(Math.min(count, this.size));
+    for (const rid of rids) {
+      const slot = this.slotOf.get(rid);
+      if (slot === undefined) continue;
+      const score = this.estimate(query, slot);
+      if (score > top.floor) top.offer(score, slot);
+    }
+    return Array.from(top.kept(), (slot) => this.rids[slot] as number);
+  }
+
+  /** The estimated cosine of the code in `slot` to the query. */
+  private estimate(query: QueryTables, slot: number): number {
+    const { words, codes, inverseNorms, scales } = this;
+    const { table, total, offset } = query;
+    // Σ of the query's rotated coordinates where the code has a 1, one byte at a time.
+    let sum = 0;
+    for (let w = slot * words, end = w + words, t = 0; w < end; w++, t += 1024) {
+      const x = codes[w] as number;
+      sum +=
+        (table[t | (x & 255)] as number) +
+        (table[t + 256 + ((x >>> 8) & 255)] as number) +
+        (table[t + 512 + ((x >>> 16) & 255)] as number) +
+        (table[t + 768 + (x >>> 24)] as number);
+    }
+    return (inverseNorms[slot] as number) * offset + (scales[slot] as number) * (2 * sum - total);
   }
 
   private namespaceId(namespace: string): number {

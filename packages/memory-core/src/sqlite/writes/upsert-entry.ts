@@ -4,8 +4,10 @@ import { contentHash } from "../../text/content-hash.js";
 import { toFtsIndexText } from "../../text/tokenizer.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { indexFullText, reindexFullText } from "../search/fts-index.js";
+import { indexFields, unindexFields } from "../search/metadata-fields.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
 import { contextOf, refreshNextTurn } from "./session-turns.js";
+import { archiveLiveWhere } from "./version-history.js";
 import { writtenEntry } from "./written-entry.js";
 
 export type { EntryWrite };
@@ -18,17 +20,22 @@ export interface WriteResult {
 
 // Positional, in this column order: binding 17 named parameters from an object cost ~2.5 µs a row
 // (a bulk import spends ~25 µs per entry in all).
+// A key that was forgotten continues its history: its next version follows the tombstone.
 const INSERT_NEW = `INSERT INTO memories (id, key, content, category, namespace, session_id, importance,
     superseded_by, created_at, updated_at, content_hash, fts_text, source_path, source_start, source_end,
-    embedding, embedding_content_hash, context, metadata)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    embedding, embedding_content_hash, context, metadata, expires_at, change_action, change_actor, version)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+    (SELECT coalesce(max(version), 0) + 1 FROM memory_versions WHERE namespace = ? AND key = ?))
   ON CONFLICT(namespace, key) DO NOTHING`;
 
 const UPDATE_EXISTING = `UPDATE memories SET key = @key, content = @content, category = @category,
     session_id = @session_id, importance = @importance, superseded_by = @superseded_by,
     created_at = @created_at, updated_at = @updated_at, content_hash = @content_hash, fts_text = @fts_text,
     source_path = @source_path, source_start = @source_start, source_end = @source_end,
-    context = @context, metadata = @metadata,
+    context = @context, metadata = @metadata, expires_at = @expires_at,
+    version = version + @changed,
+    change_action = CASE WHEN @changed THEN @change_action ELSE change_action END,
+    change_actor = CASE WHEN @changed THEN @change_actor ELSE change_actor END,
     embedding = CASE WHEN @keep THEN embedding ELSE @embedding END,
     embedding_content_hash = CASE WHEN @keep THEN embedding_content_hash ELSE @embedding_content_hash END
   WHERE rid = @rid`;
@@ -41,6 +48,28 @@ interface ExistingRow {
   session_id: string | null;
   has_vector: number;
   indexed_text: string;
+  category: string;
+  importance: number | null;
+  superseded_by: string | null;
+  metadata: string | null;
+  expires_at: string | null;
+  context: string | null;
+}
+
+/** Whether a write changes what an entry's history records (a new version), and as what. */
+function changeOf(existing: ExistingRow, write: EntryWrite, hash: string): string | null {
+  if (write.change !== null) return write.change;
+  if (existing.superseded_by === null && write.supersededBy !== null) return "supersede";
+  const same =
+    existing.content_hash === hash &&
+    existing.category === write.category &&
+    existing.session_id === write.sessionId &&
+    existing.importance === write.importance &&
+    existing.superseded_by === write.supersededBy &&
+    existing.metadata === write.metadata &&
+    existing.expires_at === write.expiresAt &&
+    existing.context === write.context;
+  return same ? null : "update";
 }
 
 /**
@@ -87,6 +116,11 @@ export function writeEntry(
       blob === null ? null : hash,
       write.context,
       write.metadata,
+      write.expiresAt,
+      write.change ?? "create",
+      write.actor,
+      write.namespace,
+      write.key,
     );
   let rid: number;
   let entryId = id;
@@ -103,6 +137,7 @@ export function writeEntry(
     rid = Number(inserted.lastInsertRowid);
     const position = turn(rid, write.createdAt);
     indexFullText(statements, rid, write.key, indexedText, contextOf(statements, position));
+    indexFields(statements, rid, write.metadata);
     if (write.sessionId !== null) refreshNextTurn(statements, { ...position, sessionId: write.sessionId });
     hasVector = blob !== null;
   } else if (write.skipExisting) {
@@ -111,7 +146,8 @@ export function writeEntry(
     const existing = statements
       .get(
         `SELECT rid, id, content_hash, created_at, session_id, embedding IS NOT NULL AS has_vector,
-           coalesce(fts_text, content) AS indexed_text
+           coalesce(fts_text, content) AS indexed_text, category, importance, superseded_by, metadata,
+           expires_at, context
          FROM memories WHERE namespace = ? AND key = ?`,
       )
       .get(write.namespace, write.key) as ExistingRow;
@@ -119,6 +155,8 @@ export function writeEntry(
     entryId = existing.id;
     if (write.keepCreatedAt) createdAt = existing.created_at;
     const keepVector = blob === null && existing.content_hash === hash && existing.has_vector === 1;
+    const change = changeOf(existing, write, hash);
+    if (change !== null) archiveLiveWhere(statements, "m.rid = ?", [existing.rid]);
     statements.get(UPDATE_EXISTING).run({
       key: write.key,
       content: write.content,
@@ -135,6 +173,10 @@ export function writeEntry(
       source_end: source?.endLine ?? null,
       context: write.context,
       metadata: write.metadata,
+      expires_at: write.expiresAt,
+      changed: change === null ? 0 : 1,
+      change_action: change,
+      change_actor: write.actor,
       keep: keepVector ? 1 : 0,
       embedding: blob,
       embedding_content_hash: blob === null ? null : hash,
@@ -142,6 +184,10 @@ export function writeEntry(
     });
     // The row was found by its key, so only the indexed text and the context can have changed;
     // the context (date, previous turn) is cheap to recompute, so the row is always re-indexed.
+    if (existing.metadata !== write.metadata) {
+      unindexFields(statements, rid, existing.metadata);
+      indexFields(statements, rid, write.metadata);
+    }
     const position = turn(rid, createdAt);
     reindexFullText(statements, rid, write.key, indexedText, contextOf(statements, position));
     const moved = existing.session_id !== write.sessionId || existing.created_at !== createdAt;
@@ -174,6 +220,7 @@ export function writeEntry(
       source_end: source?.endLine ?? null,
       context: write.context,
       metadata: write.metadata,
+      expires_at: write.expiresAt,
     }),
     job: hasVector ? null : { rid, namespace: write.namespace, hash, content: write.content },
   };

@@ -1,13 +1,22 @@
 // The write path of SqliteMemory: upserts and deletes, each in one immediate transaction, with the
 // changes counted for the full-text index merge (the façade clears its recall cache after each).
+import type { RemovalNote } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import { PAGE_CACHE_KIB } from "../schema/open-database.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { type IndexMerge, unindexFullTextWhere } from "../search/fts-index.js";
+import { unindexFieldsWhere } from "../search/metadata-fields.js";
 import type { StorageGuard } from "../storage-guard.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
 import { refreshNextTurn, turnsWhere } from "./session-turns.js";
 import { type EntryWrite, type WriteResult, writeEntry } from "./upsert-entry.js";
+import { recordDeletionWhere } from "./version-history.js";
+
+/**
+ * What a deletion leaves in the history: a tombstone per entry (a RemovalNote), or, for a purge,
+ * nothing: the function removes the history of what is purged, in the same transaction.
+ */
+export type DeletionRecord = RemovalNote | (() => void);
 
 export interface EntryWriterOptions {
   db: Database;
@@ -22,12 +31,16 @@ export interface EntryWriterOptions {
 }
 
 export interface EntryWriter {
-  /** Removes `removals`, then upserts `writes`, all in one transaction; returns what was written. */
-  writeAll(writes: readonly EntryWrite[], removals?: readonly [string, string][]): WriteResult[];
+  /** Removes `removals` (recorded as `removedAs`), then upserts `writes`, all in one transaction. */
+  writeAll(
+    writes: readonly EntryWrite[],
+    removals: readonly [string, string][],
+    removedAs: RemovalNote,
+  ): WriteResult[];
   /** Deletes the entries matching `where` (a condition on `memories AS m`); returns how many. */
-  deleteWhere(where: string, params: unknown[]): number;
+  deleteWhere(where: string, params: unknown[], record: DeletionRecord): number;
   /** Deletes the (namespace, key) pairs, all in one transaction; returns how many were found. */
-  deleteRefs(pairs: readonly [string, string][]): number;
+  deleteRefs(pairs: readonly [string, string][], note: RemovalNote): number;
   /** Counts changed entries for the full-text index merge (fts-index.ts); returns `changed`. */
   mergeIndexAfter(changed: number): number;
 }
@@ -53,15 +66,18 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     }
   }
 
-  function deleteWhere(where: string, params: unknown[]): number {
+  function deleteWhere(where: string, params: unknown[], record: DeletionRecord): number {
     assertOpen();
     const removed = guard(() =>
       transact(() => {
+        if (typeof record === "function") record();
+        else recordDeletionWhere(statements, where, params, record);
         vectors.removeWhere(where, params);
         // Turns that followed a deleted one are re-indexed, so no deleted text stays findable
         // through their context.
         const turns = turnsWhere(statements, where, params);
         unindexFullTextWhere(statements, where, params);
+        unindexFieldsWhere(statements, where, params);
         const changes = statements.get(`DELETE FROM memories AS m WHERE ${where}`).run(...params).changes;
         for (const turn of turns) refreshNextTurn(statements, turn);
         return changes;
@@ -71,15 +87,16 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
   }
 
   /** Deletes the pairs; must run inside a transaction. */
-  function removeRefs(pairs: readonly [string, string][]): number {
+  function removeRefs(pairs: readonly [string, string][], note: RemovalNote): number {
     let removed = 0;
-    for (const pair of pairs) removed += deleteWhere("m.namespace = ? AND m.key = ?", pair);
+    for (const pair of pairs) removed += deleteWhere("m.namespace = ? AND m.key = ?", pair, note);
     return removed;
   }
 
   function writeAll(
     writes: readonly EntryWrite[],
-    removals: readonly [string, string][] = [],
+    removals: readonly [string, string][],
+    removedAs: RemovalNote,
   ): WriteResult[] {
     assertOpen();
     const bulk = writes.length >= BULK_WRITE_ENTRIES;
@@ -87,7 +104,7 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     try {
       return guard(() =>
         transact(() => {
-          removeRefs(removals);
+          removeRefs(removals, removedAs);
           return writes.flatMap((w) => writeEntry(statements, vectors, w, newId) ?? []);
         }),
       );
@@ -101,8 +118,8 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     return changed;
   }
 
-  function deleteRefs(pairs: readonly [string, string][]): number {
-    return guard(() => transact(() => removeRefs(pairs)));
+  function deleteRefs(pairs: readonly [string, string][], note: RemovalNote): number {
+    return guard(() => transact(() => removeRefs(pairs, note)));
   }
 
   return { writeAll, deleteWhere, deleteRefs, mergeIndexAfter };

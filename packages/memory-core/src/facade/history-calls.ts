@@ -1,0 +1,109 @@
+// history(), restore() and purgeExpired() of the façade, and the history retention it runs after
+// writes: composed into MemoryFacade, which checks that the memory is open first.
+import type {
+  ActorOption,
+  EmbedJob,
+  HistoryOptions,
+  HistoryRetention,
+  MemoryBackend,
+  MemoryEntry,
+  MemoryVersion,
+  RemovalChange,
+  RemovalNote,
+  RestoreOptions,
+} from "@claw/memory-api";
+import { MemoryError } from "@claw/memory-api";
+import type { MemorySettings } from "../config/config-schema.js";
+import * as check from "../validate-input.js";
+import { actorOf, historyRequestOf, restoreWriteOf, visibleHistory } from "./history-requests.js";
+import { checkWrite, storable } from "./storable-text.js";
+
+export interface HistoryCallsDeps {
+  backend: MemoryBackend;
+  settings: MemorySettings;
+  now: () => Date;
+  /** Who changes are recorded as when a call names no actor. */
+  actor: string;
+  afterWrite: (changed: boolean) => Promise<void>;
+  embedLater: (jobs: EmbedJob[]) => Promise<void>;
+  warnOnce: (reason: string, data?: Record<string, unknown>) => void;
+}
+
+export interface HistoryCalls {
+  history(key: string, options: HistoryOptions): Promise<MemoryVersion[]>;
+  restore(key: string, version: number, options: RestoreOptions): Promise<MemoryEntry>;
+  purgeExpired(options: ActorOption): Promise<number>;
+  /** How a deletion is recorded: by `actor` (default the memory's), now. */
+  removalNote(action: RemovalChange, actor: string | undefined): RemovalNote;
+  /**
+   * Drops versions past the history retention, at most once a minute (history() never shows them
+   * meanwhile). Its failure never fails the write that triggered it.
+   */
+  pruneWhenDue(): Promise<void>;
+}
+
+export function createHistoryCalls(deps: HistoryCallsDeps): HistoryCalls {
+  const { backend, settings, now } = deps;
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  const retention = (): HistoryRetention => ({
+    maxVersions: settings.historyMaxVersions ?? 0,
+    maxDays: settings.historyMaxDays ?? 0,
+  });
+  const removalNote = (action: RemovalChange, actor: string | undefined): RemovalNote => ({
+    action,
+    actor: actor ?? deps.actor,
+    at: now().toISOString(),
+  });
+
+  return {
+    removalNote,
+
+    async history(key, options) {
+      check.optionsOf(options, "options");
+      const request = historyRequestOf(key, options);
+      if (!storable(backend, request.namespace, request.key)) return [];
+      const versions = await backend.history(request.namespace, request.key, request.limit);
+      return visibleHistory(versions, retention(), now());
+    },
+
+    async restore(key, version, options) {
+      check.optionsOf(options, "options");
+      const { namespace } = historyRequestOf(key, options);
+      if (!Number.isInteger(version) || version < 1)
+        throw MemoryError.invalidInput("version", `expected a whole number ≥ 1, got ${String(version)}`);
+      const actor = actorOf(options.actor, "actor") ?? deps.actor;
+      const versions = storable(backend, namespace, key)
+        ? visibleHistory(await backend.history(namespace, key, 0), retention(), now())
+        : [];
+      const write = restoreWriteOf(versions, version, { key, namespace, actor, now: now() });
+      checkWrite(backend, write, "");
+      const [written] = await backend.write([write], [], removalNote("forget", actor));
+      await deps.afterWrite(true);
+      if (written === undefined) throw new MemoryError("STORAGE", "the store wrote nothing");
+      await deps.embedLater(written.job === null ? [] : [written.job]);
+      return written.entry;
+    },
+
+    async purgeExpired(options) {
+      check.optionsOf(options, "options");
+      const removed = await backend.deleteExpired(removalNote("expire", actorOf(options.actor, "actor")));
+      await deps.afterWrite(removed > 0);
+      return removed;
+    },
+
+    async pruneWhenDue() {
+      const rule = retention();
+      if (rule.maxVersions === 0 && rule.maxDays === 0) return;
+      const at = now();
+      if (at.getTime() - prunedAt < 60_000) return;
+      prunedAt = at.getTime();
+      try {
+        await backend.pruneHistory(rule, at.toISOString());
+      } catch (error) {
+        deps.warnOnce("pruning the history failed; it is tried again after a later write", {
+          error: (error as Error).message,
+        });
+      }
+    },
+  };
+}
