@@ -15,6 +15,40 @@ function postgresWorkspace(postgres = ""): string {
 }
 
 forEachTestDatabase((database) => {
+  describe("history, restore and expiry on PostgreSQL", () => {
+    it("records the CLI's changes, restores a forgotten version and purges an expired entry", async () => {
+      const ws = postgresWorkspace(
+        `schema = "${database().newSchema()}"\npool_max = ${database().poolMax}\n`,
+      );
+      const env = { CLAW_MEMORY_PG_URL: database().url };
+      const run = (...args: string[]) => runInProcess(["-w", ws, ...args], { env });
+      await run("store", "door", "the door code is 1234");
+      await run("store", "door", "the door code is 9876", "--meta", "site=office");
+      await run("forget", "door");
+      const history = JSON.parse((await run("--json", "history", "door")).stdout) as Array<{
+        version: number;
+        action: string;
+        actor: string;
+      }>;
+      expect(history.map((v) => [v.version, v.action, v.actor])).toEqual([
+        [3, "forget", "cli"],
+        [2, "update", "cli"],
+        [1, "create", "cli"],
+      ]);
+      expect((await run("restore", "door", "1")).code).toBe(0);
+      expect(JSON.parse((await run("--json", "get", "door")).stdout).content).toBe("the door code is 1234");
+
+      const line = { key: "stale", content: "an old offer", expiresAt: "2020-01-01T00:00:00Z" };
+      await runInProcess(["-w", ws, "import"], { env, stdin: JSON.stringify(line) });
+      expect((await run("get", "stale")).code).toBe(3);
+      expect(JSON.parse((await run("--json", "purge-expired")).stdout)).toEqual({ removed: 1 });
+      const expired = JSON.parse((await run("--json", "history", "stale")).stdout) as Array<{
+        action: string;
+      }>;
+      expect(expired.map((v) => v.action)).toEqual(["expire", "create"]);
+    });
+  });
+
   describe("status on PostgreSQL", () => {
     it("names the full-text search: tsvector with the store's text search configuration", async () => {
       const ws = postgresWorkspace(
