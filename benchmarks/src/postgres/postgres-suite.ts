@@ -10,7 +10,7 @@ import { createCorpus } from "../speed/corpus.js";
 import { percentile } from "../stats.js";
 import { type Figure, figure, type Suite, type SuiteOutput } from "../suite.js";
 
-const SIZES = { ci: 2_000, full: 10_000 } as const;
+const SIZES = { ci: 2_000, full: 100_000 } as const;
 const QUERIES = { ci: 100, full: 300 } as const;
 const STORES = { ci: 100, full: 300 } as const;
 const DIMENSIONS = 64;
@@ -19,6 +19,22 @@ interface Backend {
   name: string;
   open(embeddings: EmbeddingProvider): Promise<Memory>;
   close(): Promise<void>;
+  /** Statements sent to the database so far (PostgreSQL: each one a round trip). */
+  statements?: () => number;
+}
+
+/** A pool whose every statement is counted: a single store()'s round trips, for the report. */
+function countingPool(url: string): { pool: pg.Pool; count: () => number } {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  let sent = 0;
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      sent++;
+      return query(...args);
+    };
+  });
+  return { pool, count: () => sent };
 }
 
 /** Import rate, keyword / hybrid recall p50 and single-store p50 of one backend on the corpus. */
@@ -27,6 +43,7 @@ async function measure(
   entries: Array<{ key: string; content: string }>,
   queries: string[],
   stores: number,
+  statements?: () => number,
 ) {
   let start = performance.now();
   for (let i = 0; i < entries.length; i += 1_000) await memory.import(entries.slice(i, i + 1_000));
@@ -43,11 +60,13 @@ async function measure(
   };
   const keyword = await timed((i) => memory.recall(queries[i] as string, { mode: "bm25" }), queries.length);
   const hybrid = await timed((i) => memory.recall(queries[i] as string, { mode: "hybrid" }), queries.length);
+  const before = statements?.() ?? 0;
   const store = await timed(
     (i) => memory.store(`extra-${i}`, `an extra note ${i}`, { category: "daily" }),
     stores,
   );
-  return { importPerS, keyword, hybrid, store };
+  const storeStatements = statements === undefined ? undefined : (statements() - before) / stores;
+  return { importPerS, keyword, hybrid, store, storeStatements };
 }
 
 /** Closes every backend (the server's schema dropped) even when another fails to; rethrows the first failure. */
@@ -95,22 +114,30 @@ export const postgresSuite: Suite = {
     ];
     const pglite = await PGlite.create({ extensions: { vector } });
     const socket = await servePglite(pglite);
+    const pglitePool = countingPool(socket.url);
     backends.push({
       name: "pglite",
-      open: (embeddings) => PostgresMemory.open({ url: socket.url, poolMax: 2, settings, embeddings }),
+      open: (embeddings) => PostgresMemory.open({ pool: pglitePool.pool, settings, embeddings }),
       close: async () => {
+        await pglitePool.pool.end();
         await socket.close();
         await pglite.close();
       },
+      statements: pglitePool.count,
     });
     const serverUrl = process.env.CLAW_MEMORY_PG_URL;
     if (serverUrl) {
       const schema = `claw_bench_${Date.now()}`;
+      const serverPool = countingPool(serverUrl);
       backends.push({
         name: "server",
-        open: (embeddings) => PostgresMemory.open({ url: serverUrl, schema, settings, embeddings }),
+        open: (embeddings) => PostgresMemory.open({ pool: serverPool.pool, schema, settings, embeddings }),
         // The server is not ours: nothing of the run stays there.
-        close: () => dropSchema(serverUrl, schema),
+        close: async () => {
+          await serverPool.pool.end();
+          await dropSchema(serverUrl, schema);
+        },
+        statements: serverPool.count,
       });
     }
 
@@ -124,12 +151,14 @@ export const postgresSuite: Suite = {
         const memory = await backend.open(createHashingEmbeddingProvider({ dimensions: DIMENSIONS }));
         try {
           if (backend.name === "server") await memory.purgeNamespace("default");
-          const r = await measure(memory, entries, queries, STORES[ctx.profile]);
+          const r = await measure(memory, entries, queries, STORES[ctx.profile], backend.statements);
           results.set(backend.name, r);
           add(`${backend.name}.import_per_s`, r.importPerS, "entries/s", "higher");
           add(`${backend.name}.keyword_p50_ms`, r.keyword, "ms", "lower");
           add(`${backend.name}.hybrid_p50_ms`, r.hybrid, "ms", "lower");
           add(`${backend.name}.store_p50_ms`, r.store, "ms", "lower");
+          if (r.storeStatements !== undefined)
+            add(`${backend.name}.store_statements`, r.storeStatements, "statements", "lower");
         } finally {
           await memory.close();
         }
@@ -150,9 +179,25 @@ export const postgresSuite: Suite = {
       tables: [
         {
           title: `PostgreSQL beside SQLite at ${label} entries × ${DIMENSIONS} dims`,
-          columns: ["backend", "import (entries/s)", "keyword p50 (ms)", "hybrid p50 (ms)", "store p50 (ms)"],
-          rows: [...results].map(([name, r]) => [name, r.importPerS, r.keyword, r.hybrid, r.store]),
-          note: "Same corpus, queries and hashing embedder for every backend; recall cache off; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster.",
+          columns: [
+            "backend",
+            "import (entries/s)",
+            "keyword p50 (ms)",
+            "hybrid p50 (ms)",
+            "store p50 (ms)",
+            "statements per store",
+          ],
+          rows: [...results].map(([name, r]) => [
+            name,
+            r.importPerS,
+            r.keyword,
+            r.hybrid,
+            r.store,
+            r.storeStatements ?? "—",
+          ]),
+          note:
+            "Same corpus, queries and hashing embedder for every backend; recall cache off; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster. " +
+            "A store() here embeds before it returns (defer_embedding off): its statements are the upsert and the change counter's bump, then the embedding's claim, cache lookup and vector write; each is a round trip.",
         },
       ],
     };

@@ -1,7 +1,7 @@
 // PostgreSQL + pgvector as a MemoryBackend, for several servers sharing one store. Database
 // failures surface as STORAGE (storageError); the shared change counter keeps every server's
 // recall cache honest.
-import type { Logger, MemoryBackend } from "@claw/memory-api";
+import type { EntryRefPair, EntryWrite, Logger, MemoryBackend } from "@claw/memory-api";
 import { createBackendEmbedder } from "@claw/memory-core";
 import { bumpChanges, readChanges } from "./db/change-stamp.js";
 import { inTransaction, storageError } from "./db/pool.js";
@@ -28,6 +28,23 @@ export interface PostgresBackendOptions {
   /** Between sweeps for rows left without a vector whose lease ran out (0 = none). */
   sweepMs: number;
   logger: Logger;
+}
+
+/**
+ * A store() of an entry outside any session, with a fresh id, is one upsert: it runs on its own
+ * (autocommit), without BEGIN and COMMIT, so a single write costs 2 round trips with the change
+ * counter's bump (4 before). Should it overwrite a session turn, the context of the turn that
+ * followed it is refreshed by a second statement right after (idempotent, as every refresh).
+ */
+function oneStatement(writes: readonly EntryWrite[], removals: readonly EntryRefPair[]): boolean {
+  const [only] = writes;
+  return (
+    removals.length === 0 &&
+    writes.length === 1 &&
+    only !== undefined &&
+    !only.idFromCaller &&
+    only.sessionId === null
+  );
 }
 
 export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<PgEntryRow> {
@@ -64,11 +81,13 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
     checkText: assertStorableText,
 
     async write(writes, removals, removedAs) {
-      const written = await db(() =>
-        inTransaction(parts.pool, async (tx) => {
-          await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
-          return writeEntries(tx, writes, writeOptions);
-        }),
+      const written = await db((d) =>
+        oneStatement(writes, removals)
+          ? writeEntries(d, writes, writeOptions)
+          : inTransaction(parts.pool, async (tx) => {
+              await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
+              return writeEntries(tx, writes, writeOptions);
+            }),
       );
       await parts.analyzer.changed(written.length + removals.length);
       return written.map(({ row, hash, missingVector }) => ({
