@@ -37,6 +37,16 @@ forEachTestDatabase((database) => {
       ]);
       expect((await run("restore", "door", "1")).code).toBe(0);
       expect(JSON.parse((await run("--json", "get", "door")).stdout).content).toBe("the door code is 1234");
+      // Version 2's metadata filters: after the restore of version 1 (no metadata) nothing matches.
+      const filtered = async () =>
+        (
+          JSON.parse((await run("--json", "recall", "door code", "--where", "site=office")).stdout) as Array<{
+            key: string;
+          }>
+        ).map((e) => e.key);
+      expect(await filtered()).toEqual([]);
+      await run("restore", "door", "2");
+      expect(await filtered()).toEqual(["door"]);
 
       const line = { key: "stale", content: "an old offer", expiresAt: "2020-01-01T00:00:00Z" };
       await runInProcess(["-w", ws, "import"], { env, stdin: JSON.stringify(line) });

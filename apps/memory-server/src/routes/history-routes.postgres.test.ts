@@ -1,8 +1,10 @@
 // History, restore and expiry over HTTP on PostgreSQL (PGlite, and the server CLAW_MEMORY_PG_URL names).
-import { describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { forEachTestDatabase } from "../../../../packages/memory-postgres/src/test-support/test-database.js";
 import { openTestMemory } from "../../../../packages/memory-postgres/src/test-support/test-memory.js";
-import { ADMIN, bearer, TENANT_A, testServer } from "../test-support/server-harness.js";
+import { ADMIN, bearer, listeningServer, TENANT_A, testServer } from "../test-support/server-harness.js";
 
 forEachTestDatabase((database) => {
   describe("history, restore and expiry over HTTP on PostgreSQL", () => {
@@ -46,6 +48,52 @@ forEachTestDatabase((database) => {
         ["expire", "token:admin"],
         ["create", "library"],
       ]);
+    });
+
+    it("filters by metadata and serves history and restore through the MCP tools", async () => {
+      const memory = await openTestMemory(database());
+      const { url } = await listeningServer({ memory });
+      const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+        requestInit: { headers: bearer(ADMIN) },
+      });
+      const client = new Client({ name: "test", version: "1.0.0" });
+      await client.connect(transport);
+      onTestFinished(() => client.close());
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args });
+        expect(result.isError).toBeFalsy();
+        return result.structuredContent as Record<string, unknown>;
+      };
+      await call("memory_store", {
+        key: "deploy",
+        content: "deploys need approval",
+        metadata: { project: "alpha" },
+      });
+      await call("memory_store", {
+        key: "deploy-b",
+        content: "deploys run nightly",
+        metadata: { project: "beta" },
+      });
+      await call("memory_store", {
+        key: "deploy",
+        content: "deploys need two approvals",
+        metadata: { project: "alpha" },
+      });
+      const found = await call("memory_search", { query: "deploys", where: { project: "alpha" } });
+      expect((found.results as Array<{ key: string }>).map((r) => r.key)).toEqual(["deploy"]);
+      const history = await call("memory_history", { key: "deploy" });
+      expect(
+        (history.versions as Array<{ version: number; action: string; actor: string }>).map((v) => [
+          v.version,
+          v.action,
+          v.actor,
+        ]),
+      ).toEqual([
+        [2, "update", "token:admin"],
+        [1, "create", "token:admin"],
+      ]);
+      await call("memory_restore", { key: "deploy", version: 1 });
+      expect((await memory.get("deploy"))?.content).toBe("deploys need approval");
     });
   });
 });
