@@ -34,7 +34,7 @@ import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
 import { toEntryWrite } from "./entry-write.js";
 import { exportPages } from "./export-pages.js";
 import { createHistoryCalls, type HistoryCalls } from "./history-calls.js";
-import { actorOf, removalChangeOf } from "./history-requests.js";
+import { actorOf } from "./history-requests.js";
 import {
   checkSearchMode,
   countRequestOf,
@@ -159,8 +159,7 @@ class MemoryFacade implements BackendMemory {
     check.optionsOf(options, "options");
     this.assertOpen();
     const ref = entryRefOf(key, options);
-    const note = this.historyCalls.removalNote("forget", actorOf(options.actor, "actor"));
-    note.eraseHistory = check.optionalBoolean(options.eraseHistory, "eraseHistory") ?? false;
+    const note = this.historyCalls.forgetNote("forget", options);
     if (!storable(this.backend, ref.namespace, ref.key)) return false;
     const removed = await this.backend.deleteRefs([[ref.namespace, ref.key]], note);
     await this.afterWrite(removed > 0);
@@ -171,11 +170,7 @@ class MemoryFacade implements BackendMemory {
     check.optionsOf(options, "options");
     this.assertOpen();
     const pairs = storableRefs(this.backend, refsOf(refs, "refs"));
-    const note = this.historyCalls.removalNote(
-      removalChangeOf(options.action, "action"),
-      actorOf(options.actor, "actor"),
-    );
-    note.eraseHistory = check.optionalBoolean(options.eraseHistory, "eraseHistory") ?? false;
+    const note = this.historyCalls.forgetNote(options.action, options);
     if (pairs.length === 0) return 0;
     const removed = await this.backend.deleteRefs(pairs, note);
     await this.afterWrite(removed > 0);
@@ -236,18 +231,20 @@ class MemoryFacade implements BackendMemory {
   async export(filter: ExportFilter = {}): Promise<MemoryEntry[]> {
     check.optionsOf(filter, "filter");
     this.assertOpen();
-    const { where, withEmbeddings } = exportFilterOf(filter, this.now());
+    const now = this.now();
+    const { where, withEmbeddings } = exportFilterOf(filter, now);
     checkFilter(this.backend, where);
-    where.aliveAt = this.now().toISOString();
+    where.aliveAt = now.toISOString();
     return this.backend.exportAll(where, withEmbeddings);
   }
 
   exportStream(filter: ExportFilter = {}): AsyncIterable<MemoryEntry> {
     check.optionsOf(filter, "filter");
     this.assertOpen();
-    const { where, withEmbeddings } = exportFilterOf(filter, this.now());
+    const now = this.now();
+    const { where, withEmbeddings } = exportFilterOf(filter, now);
     checkFilter(this.backend, where);
-    where.aliveAt = this.now().toISOString();
+    where.aliveAt = now.toISOString();
     return exportPages(
       (afterRid, limit) => {
         this.assertOpen();

@@ -15,7 +15,13 @@ import type {
 import { MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
 import * as check from "../validate-input.js";
-import { actorOf, historyRequestOf, restoreWriteOf, visibleHistory } from "./history-requests.js";
+import {
+  actorOf,
+  historyRequestOf,
+  removalChangeOf,
+  restoreWriteOf,
+  visibleHistory,
+} from "./history-requests.js";
 import { checkWrite, storable } from "./storable-text.js";
 
 export interface HistoryCallsDeps {
@@ -35,6 +41,11 @@ export interface HistoryCalls {
   purgeExpired(options: ActorOption): Promise<number>;
   /** How a deletion is recorded: by `actor` (default the memory's), now. */
   removalNote(action: RemovalChange, actor: string | undefined): RemovalNote;
+  /**
+   * forget()'s and forgetMany()'s note, validated: `action` (default "forget"), and the options'
+   * `actor` and `eraseHistory`.
+   */
+  forgetNote(action: unknown, options: { actor?: string; eraseHistory?: boolean }): RemovalNote;
   /**
    * Drops versions past the history retention, at most once a minute (history() never shows them
    * meanwhile). Its failure never fails the write that triggered it.
@@ -57,6 +68,12 @@ export function createHistoryCalls(deps: HistoryCallsDeps): HistoryCalls {
 
   return {
     removalNote,
+
+    forgetNote(action, options) {
+      const note = removalNote(removalChangeOf(action, "action"), actorOf(options.actor, "actor"));
+      note.eraseHistory = check.optionalBoolean(options.eraseHistory, "eraseHistory") ?? false;
+      return note;
+    },
 
     async history(key, options) {
       check.optionsOf(options, "options");

@@ -63,18 +63,44 @@ export function rowToEntry<V = Buffer>(
     updatedAt: row.updated_at,
     timestamp: row.updated_at,
   };
-  if (row.session_id !== null) entry.sessionId = row.session_id;
-  if (row.importance !== null) entry.importance = row.importance;
-  if (row.superseded_by !== null) entry.supersededBy = row.superseded_by;
-  if (row.source_path !== null) {
-    entry.source = { path: row.source_path, startLine: row.source_start ?? 1, endLine: row.source_end ?? 1 };
-  }
-  if (row.context !== null && row.context !== undefined) entry.context = row.context;
-  if (row.metadata !== null && row.metadata !== undefined) {
-    entry.metadata = typeof row.metadata === "string" ? (JSON.parse(row.metadata) as Metadata) : row.metadata;
-  }
-  if (row.expires_at !== null && row.expires_at !== undefined) entry.expiresAt = row.expires_at;
+  addOptionalFields(entry, row);
   if (score !== undefined) entry.score = score;
   if (row.embedding) entry.embedding = decode(row.embedding);
   return entry;
+}
+
+/** The columns of the optional fields an entry and each of its versions share. */
+export type OptionalColumns = Pick<
+  EntryRow,
+  | "session_id"
+  | "importance"
+  | "superseded_by"
+  | "source_path"
+  | "source_start"
+  | "source_end"
+  | "context"
+  | "metadata"
+  | "expires_at"
+>;
+
+/** Sets the optional fields (session, importance, supersession, source, context, metadata, expiry) the row has. */
+export function addOptionalFields(
+  target: Pick<
+    MemoryEntry,
+    "sessionId" | "importance" | "supersededBy" | "source" | "context" | "metadata" | "expiresAt"
+  >,
+  row: OptionalColumns,
+): void {
+  if (row.session_id !== null) target.sessionId = row.session_id;
+  if (row.importance !== null) target.importance = row.importance;
+  if (row.superseded_by !== null) target.supersededBy = row.superseded_by;
+  if (row.source_path !== null) {
+    target.source = { path: row.source_path, startLine: row.source_start ?? 1, endLine: row.source_end ?? 1 };
+  }
+  if (row.context !== null && row.context !== undefined) target.context = row.context;
+  if (row.metadata !== null && row.metadata !== undefined) {
+    target.metadata =
+      typeof row.metadata === "string" ? (JSON.parse(row.metadata) as Metadata) : row.metadata;
+  }
+  if (row.expires_at !== null && row.expires_at !== undefined) target.expiresAt = row.expires_at;
 }

@@ -1,22 +1,13 @@
-import type { MemoryChange, MemoryVersion, Metadata } from "@claw/memory-api";
+import type { MemoryChange, MemoryVersion } from "@claw/memory-api";
+import { addOptionalFields, type OptionalColumns } from "./entry-row.js";
 
 /** A version as both stores read it: the entry's state columns and the change that made it. */
-export interface VersionRow {
+export interface VersionRow extends OptionalColumns {
   namespace: string;
   key: string;
   id: string;
   content: string;
   category: string;
-  session_id: string | null;
-  importance: number | null;
-  superseded_by: string | null;
-  /** JSON text (SQLite) or the parsed object (PostgreSQL jsonb); null = none. */
-  metadata: string | Metadata | null;
-  expires_at: string | null;
-  context: string | null;
-  source_path: string | null;
-  source_start: number | null;
-  source_end: number | null;
   version: number;
   action: string;
   actor: string;
@@ -41,21 +32,6 @@ export function versionOf(row: VersionRow): MemoryVersion {
     content: row.content,
     category: row.category,
   };
-  if (row.session_id !== null) version.sessionId = row.session_id;
-  if (row.importance !== null) version.importance = row.importance;
-  if (row.superseded_by !== null) version.supersededBy = row.superseded_by;
-  if (row.metadata !== null) {
-    version.metadata =
-      typeof row.metadata === "string" ? (JSON.parse(row.metadata) as Metadata) : row.metadata;
-  }
-  if (row.expires_at !== null) version.expiresAt = row.expires_at;
-  if (row.context !== null) version.context = row.context;
-  if (row.source_path !== null) {
-    version.source = {
-      path: row.source_path,
-      startLine: row.source_start ?? 1,
-      endLine: row.source_end ?? 1,
-    };
-  }
+  addOptionalFields(version, row);
   return version;
 }

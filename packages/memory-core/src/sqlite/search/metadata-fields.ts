@@ -89,6 +89,12 @@ export interface FieldNarrowing {
 }
 
 /**
+ * What was counted for one validated `where` (one per call: a recall's stages share it), so the
+ * keyword, vector and substring stages of one recall count the index once, whatever cap each asks.
+ */
+const counted = new WeakMap<readonly WhereCondition[], { cap: number; best: FieldNarrowing | null }>();
+
+/**
  * The condition of `where` that names the fewest entries in the index, when one names at most
  * `cap` (counting stops there): a search may then read just those entries. Conditions the index
  * cannot answer exactly or as a superset ($ne, $nin, $exists) are not used.
@@ -98,8 +104,23 @@ export function narrowestField(
   conditions: readonly WhereCondition[] | undefined,
   cap: number,
 ): FieldNarrowing | null {
+  if (conditions === undefined || conditions.length === 0) return null;
+  // A count made under a cap at least as high answers this one: the smallest count is exact.
+  const known = counted.get(conditions);
+  if (known !== undefined && (known.best !== null || known.cap >= cap))
+    return known.best !== null && known.best.count <= cap ? known.best : null;
+  const best = countNarrowest(statements, conditions, cap);
+  counted.set(conditions, { cap, best });
+  return best;
+}
+
+function countNarrowest(
+  statements: StatementCache,
+  conditions: readonly WhereCondition[],
+  cap: number,
+): FieldNarrowing | null {
   let best: FieldNarrowing | null = null;
-  for (const condition of conditions ?? []) {
+  for (const condition of conditions) {
     const candidate = narrowing(condition);
     if (candidate === null) continue;
     const count = statements
