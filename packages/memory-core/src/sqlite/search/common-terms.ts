@@ -23,6 +23,8 @@ export interface TermPlan {
   overBudget: boolean;
   /** The highest rowid of the store: the dropped terms fill up among the budget's newest. */
   newestRowid: number;
+  /** At most how many entries the kept terms match (the store's size when a term is unmeasured). */
+  matchesAtMost: number;
 }
 
 /**
@@ -39,8 +41,8 @@ export function planTerms(
   // Rowids never exceed the highest one: a store that small ranks fewer matches than the budget
   // whatever its terms, and needs no vocabulary lookups.
   const newestRowid = (statements.get("SELECT max(rid) FROM memories").pluck().get() as number | null) ?? 0;
-  const all = { kept: [...terms], dropped: [], overBudget: false, newestRowid };
-  if (terms.length < 2 || budget <= 0 || newestRowid <= budget) return all;
+  const all = { kept: [...terms], dropped: [], overBudget: false, newestRowid, matchesAtMost: newestRowid };
+  if (budget <= 0 || newestRowid <= budget) return all;
   const documents = termDocuments(statements, terms, newestRowid);
   const byCost = [...terms].sort((a, b) => (documents.get(a) ?? 0) - (documents.get(b) ?? 0));
   const kept = new Set<string>();
@@ -51,11 +53,13 @@ export function planTerms(
     kept.add(term);
     cost += n;
   }
+  const measured = [...kept].every((term) => documents.has(term));
   return {
     kept: terms.filter((term) => kept.has(term)),
     dropped: byCost.filter((term) => !kept.has(term)).reverse(),
     overBudget: cost > budget,
     newestRowid,
+    matchesAtMost: measured ? Math.min(cost, newestRowid) : newestRowid,
   };
 }
 

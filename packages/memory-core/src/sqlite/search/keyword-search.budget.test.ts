@@ -43,12 +43,14 @@ describe("a keyword query ranks at most its budget of matching entries", () => {
         dropped: ["users"],
         overBudget: false,
         newestRowid: 2000,
+        matchesAtMost: 3,
       });
       expect(planTerms(statements, ["users", "projects", "zebra"], 1200)).toEqual({
         kept: ["projects", "zebra"],
         dropped: ["users"],
         overBudget: false,
         newestRowid: 2000,
+        matchesAtMost: 1003,
       });
       // The rarest term alone is over the budget: it stays, and the plan says so.
       expect(planTerms(statements, ["users", "projects"], 500)).toEqual({
@@ -56,6 +58,7 @@ describe("a keyword query ranks at most its budget of matching entries", () => {
         dropped: ["users"],
         overBudget: true,
         newestRowid: 2000,
+        matchesAtMost: 1000,
       });
       // A store no larger than the budget ranks every match, however often its terms repeat.
       expect(planTerms(statements, ["users", "projects"], 2500).dropped).toEqual([]);
@@ -63,7 +66,11 @@ describe("a keyword query ranks at most its budget of matching entries", () => {
       expect(planTerms(statements, ["users", "zebra"], 5000).dropped).toEqual([]);
       expect(planTerms(statements, ["users", "zebra"], 0).dropped).toEqual([]);
       // A word with an apostrophe is a phrase to FTS5 and cannot be measured: never dropped.
-      expect(planTerms(statements, ["users", "zebra's"], 500).kept).toEqual(["zebra's"]);
+      expect(planTerms(statements, ["users", "zebra's"], 500)).toMatchObject({
+        kept: ["zebra's"],
+        // Its matches are not known: at most the whole store.
+        matchesAtMost: 2000,
+      });
     } finally {
       db.close();
     }

@@ -5,6 +5,7 @@
 // full `where` still applies in SQL, so the index only has to name a superset, which it does).
 import type { WhereCondition, WhereScalar } from "@claw/memory-api";
 import { FIELD_SEGMENT, MAX_FIELD_DEPTH } from "../../metadata/where-filter.js";
+import type { SqlFragment } from "../reads/sql-fragment.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 
 export const CREATE_METADATA_FIELDS = `
@@ -86,6 +87,11 @@ export interface FieldNarrowing {
   params: unknown[];
   /** How many rids it names, counted up to the cap given (the cap + 1 when more). */
   count: number;
+  /**
+   * For equality conditions: whether the rid in `column` is named, as one primary-key seek per
+   * value (`EXISTS …`). Testing a few rows this way costs less than reading the whole set.
+   */
+  probe?: (column: string) => SqlFragment;
 }
 
 /**
@@ -135,7 +141,7 @@ function countNarrowest(
 
 const RANGE = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
-function narrowing(condition: WhereCondition): { sql: string; params: unknown[] } | null {
+function narrowing(condition: WhereCondition): Omit<FieldNarrowing, "count"> | null {
   const path = condition.path.join(".");
   switch (condition.op) {
     case "eq":
@@ -147,7 +153,16 @@ function narrowing(condition: WhereCondition): { sql: string; params: unknown[] 
         params.push(path, ...keyOf(value));
         return "SELECT rid FROM memory_fields WHERE path = ? AND kind = ? AND value = ?";
       });
-      return { sql: tests.join(" UNION "), params };
+      const probe = (column: string): SqlFragment => ({
+        sql: `(${values
+          .map(
+            () =>
+              `EXISTS (SELECT 1 FROM memory_fields f WHERE f.path = ? AND f.kind = ? AND f.value = ? AND f.rid = ${column})`,
+          )
+          .join(" OR ")})`,
+        params,
+      });
+      return { sql: tests.join(" UNION "), params, probe };
     }
     case "gt":
     case "gte":

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { blobToFloat32, cosineSimilarity, float32ToBlob } from "../../recall/vector-math.js";
-import { type EntryFilter, filterSql } from "../reads/filter-sql.js";
+import { type EntryFilter, filterSql, type SqlFragment } from "../reads/filter-sql.js";
 import type { MetaStore } from "../schema/meta-store.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { narrowestField } from "../search/metadata-fields.js";
@@ -143,28 +143,38 @@ export function createVectorIndex(
    * The k nearest by exact cosine among the rows matching `condition` and `filter`: in SQL with
    * sqlite-vec when it loaded, over the BLOBs in JavaScript otherwise.
    */
+  /**
+   * The k nearest by exact cosine among the rows `source` names (rids; every row when null) that
+   * pass `filter`. The source drives the join: left to itself, the planner walked the namespace's
+   * index over the whole store and tested each row against the rid list (2 % metadata filter at
+   * 100k: 10.6 ms to read 1,000 candidates against 4.4 without the namespace condition).
+   */
   function ranked(
     query: Buffer,
     queryVector: Float32Array,
-    condition: string,
-    conditionParams: unknown[],
+    source: SqlFragment | null,
     filter: EntryFilter,
     k: number,
   ): VectorHit[] {
     const where = filterSql(filter);
-    const rows = `FROM memories m WHERE m.embedding IS NOT NULL AND ${condition}${where.sql}`;
+    const from =
+      source === null
+        ? "memories m"
+        : `(${source.sql}) AS source CROSS JOIN memories m ON m.rid = source.rid`;
+    const rows = `FROM ${from} WHERE m.embedding IS NOT NULL${where.sql}`;
+    const params = [...(source?.params ?? []), ...where.params];
     if (vecAvailable) {
       return toHits(
         statements
           .get(
             `SELECT m.rid AS rid, vec_distance_cosine(m.embedding, ?) AS distance ${rows} ORDER BY distance LIMIT ?`,
           )
-          .all(query, ...conditionParams, ...where.params, k) as Array<{ rid: number; distance: number }>,
+          .all(query, ...params, k) as Array<{ rid: number; distance: number }>,
       );
     }
     const blobs = statements
       .get(`SELECT m.rid AS rid, m.embedding AS embedding ${rows}`)
-      .all(...conditionParams, ...where.params) as Array<{ rid: number; embedding: Buffer }>;
+      .all(...params) as Array<{ rid: number; embedding: Buffer }>;
     return topByCosine(queryVector, blobs, k);
   }
 
@@ -225,8 +235,7 @@ export function createVectorIndex(
         Math.max(wanted, Math.floor(current.codes.count * NARROW_SHARE)),
       );
       if (narrow?.count === 0) return [];
-      if (narrow !== null && narrow.count <= wanted)
-        return ranked(query, queryVector, `m.rid IN (${narrow.sql})`, narrow.params, filter, k);
+      if (narrow !== null && narrow.count <= wanted) return ranked(query, queryVector, narrow, filter, k);
       const among =
         narrow === null
           ? null
@@ -245,8 +254,7 @@ export function createVectorIndex(
         const hits = ranked(
           query,
           queryVector,
-          "m.rid IN (SELECT value FROM json_each(?))",
-          [JSON.stringify(candidates)],
+          { sql: "SELECT value AS rid FROM json_each(?)", params: [JSON.stringify(candidates)] },
           // The codes' scan kept to the namespace; the rids of a metadata filter did not.
           among === null ? { ...filter, namespace: undefined } : filter,
           k,
@@ -258,7 +266,7 @@ export function createVectorIndex(
         // survived (twice what should hold k) is tried when it reads fewer rows than the exact scan
         // of every filtered row would; none survived, or too large a pool: that exact scan.
         const next = filteredPool(k, wanted, hits.length, current.codes.count);
-        if (next === null) return ranked(query, queryVector, "1 = 1", [], filter, k);
+        if (next === null) return ranked(query, queryVector, null, filter, k);
         wanted = next;
       }
     },

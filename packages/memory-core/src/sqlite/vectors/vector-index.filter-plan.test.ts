@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { silentLogger } from "@claw/memory-api";
+import type { Statement } from "better-sqlite3";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { whereOf } from "../../metadata/where-filter.js";
+import { openStore } from "../open-store.js";
+import { createMetaStore } from "../schema/meta-store.js";
+import type { StatementCache } from "../schema/statement-cache.js";
+import { tempDir } from "../test-support/temp-memory.js";
+import { sparseSet } from "./test-support/vector-sets.js";
+import { openSetMemory, textOf } from "./test-support/vector-store.js";
+import { createVectorIndex } from "./vector-index.js";
+
+/** Every statement a search ran that reads embeddings, with the arguments it ran with. */
+type Ran = Array<{ statement: Statement; args: unknown[] }>;
+
+function recording(statements: StatementCache, ran: Ran): StatementCache {
+  return {
+    get(sql) {
+      const statement = statements.get(sql);
+      if (!sql.includes("m.embedding")) return statement;
+      return new Proxy(statement, {
+        get(target, property) {
+          if (property !== "all") return Reflect.get(target, property);
+          return (...args: unknown[]) => {
+            ran.push({ statement: target, args });
+            return target.all(...args);
+          };
+        },
+      });
+    },
+    clear: statements.clear,
+  };
+}
+
+describe("a vector search narrowed to a few rows", () => {
+  it("reads the candidates by rid, never by walking the namespace's index", async () => {
+    const set = sparseSet(3000, 64, 3, 11);
+    const path = join(tempDir(), "brain.db");
+    const memory = openSetMemory(path, set);
+    await memory.import(
+      set.vectors.map((_, i) => ({
+        key: `k${i}`,
+        content: textOf(i),
+        metadata: { tier: i % 50 === 7 ? "gold" : "std", few: i % 500 === 3 },
+      })),
+    );
+    await memory.flush();
+    const store = openStore({
+      path,
+      provider: null,
+      logger: silentLogger,
+      newId: randomUUID,
+      loadVectorExtension: true,
+    });
+    onTestFinished(() => {
+      store.db.close();
+    });
+    const ran: Ran = [];
+    // A pool of 20 candidates: the 60 gold entries are searched by their codes, the 6 "few" exactly.
+    const index = createVectorIndex(
+      store.db,
+      recording(store.statements, ran),
+      createMetaStore(store.db),
+      store.vectors.kind === "sqlite-vec",
+      { minCandidates: 20 },
+    );
+    const query = set.queries[0] as Float32Array;
+    const gold = index.search(query, 10, { namespace: "default", where: whereOf({ tier: "gold" }) });
+    const few = index.search(query, 10, { namespace: "default", where: whereOf({ few: true }) });
+    expect(gold).toHaveLength(10);
+    // Of the 6 "few" entries, those sharing a word with the query (sparse vectors: cosine 0 is no hit).
+    const keyOf = store.db.prepare("SELECT key FROM memories WHERE rid = ?").pluck();
+    expect(few.length).toBeGreaterThan(0);
+    expect(few.every((hit) => Number((keyOf.get(hit.rid) as string).slice(1)) % 500 === 3)).toBe(true);
+    expect(ran.length).toBeGreaterThanOrEqual(2);
+    for (const { statement, args } of ran) {
+      const plan = store.db
+        .prepare(`EXPLAIN QUERY PLAN ${statement.source}`)
+        .all(...args)
+        .map((row) => (row as { detail: string }).detail);
+      expect(plan).toContain("SEARCH m USING INTEGER PRIMARY KEY (rowid=?)");
+      expect(plan.join("\n")).not.toContain("memories_namespace");
+    }
+  });
+});
