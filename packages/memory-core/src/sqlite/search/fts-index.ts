@@ -73,7 +73,7 @@ export function configureFullTextIndex(statements: StatementCache): void {
       .get(`INSERT INTO memories_fts(memories_fts, rank) VALUES ('hashsize', ${PENDING_TERMS_BYTES})`)
       .run();
   }
-  // ORDER BY rank keeps FTS5's fast path and ranks with these column weights.
+  // The `rank` column ranks with these column weights too (searches call bm25() with them).
   if (stored.get("rank") !== RANK) {
     statements.get(`INSERT INTO memories_fts(memories_fts, rank) VALUES ('rank', '${RANK}')`).run();
   }
