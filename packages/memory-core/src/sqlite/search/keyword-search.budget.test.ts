@@ -1,8 +1,6 @@
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { createStatementCache } from "../schema/statement-cache.js";
-import { openTestMemory, tempDir } from "../test-support/temp-memory.js";
+import { importedStore, openTestMemory, tempDir } from "../test-support/temp-memory.js";
 import { planTerms } from "./common-terms.js";
 import { keywordSearch } from "./keyword-search.js";
 
@@ -13,9 +11,7 @@ const ALL = { namespace: "*" } as const;
  * too; three hold "zebra" (e-10 with "projects", e-21 and e-31 without); the last 300 hold "newest".
  */
 async function seeded() {
-  const path = join(tempDir(), "brain.db");
-  const memory = openTestMemory({ path });
-  await memory.import(
+  const { db, statements } = await importedStore(
     Array.from({ length: 2000 }, (_, i) => ({
       key: `e-${i}`,
       content: [
@@ -27,103 +23,79 @@ async function seeded() {
       ].join(" "),
     })),
   );
-  const db = new Database(path, { readonly: true });
-  const statements = createStatementCache(db);
   const keyOf = (rid: number) =>
     (db.prepare("SELECT key FROM memories WHERE rid = ?").get(rid) as { key: string }).key;
-  return { db, statements, keyOf };
+  return { statements, keyOf };
 }
 
 describe("a keyword query ranks at most its budget of matching entries", () => {
   it("drops the most common terms, keeps the rarest, and leaves unmeasurable terms in", async () => {
-    const { db, statements } = await seeded();
-    try {
-      expect(planTerms(statements, ["users", "zebra"], 500)).toEqual({
-        kept: ["zebra"],
-        dropped: ["users"],
-        overBudget: false,
-        newestRowid: 2000,
-        matchesAtMost: 3,
-      });
-      expect(planTerms(statements, ["users", "projects", "zebra"], 1200)).toEqual({
-        kept: ["projects", "zebra"],
-        dropped: ["users"],
-        overBudget: false,
-        newestRowid: 2000,
-        matchesAtMost: 1003,
-      });
-      // The rarest term alone is over the budget: it stays, and the plan says so.
-      expect(planTerms(statements, ["users", "projects"], 500)).toEqual({
-        kept: ["projects"],
-        dropped: ["users"],
-        overBudget: true,
-        newestRowid: 2000,
-        matchesAtMost: 1000,
-      });
-      // A store no larger than the budget ranks every match, however often its terms repeat.
-      expect(planTerms(statements, ["users", "projects"], 2500).dropped).toEqual([]);
-      // Within the budget, or with the budget off (0), nothing is dropped.
-      expect(planTerms(statements, ["users", "zebra"], 5000).dropped).toEqual([]);
-      expect(planTerms(statements, ["users", "zebra"], 0).dropped).toEqual([]);
-      // A word with an apostrophe is a phrase to FTS5 and cannot be measured: never dropped.
-      expect(planTerms(statements, ["users", "zebra's"], 500)).toMatchObject({
-        kept: ["zebra's"],
-        // Its matches are not known: at most the whole store.
-        matchesAtMost: 2000,
-      });
-    } finally {
-      db.close();
-    }
+    const { statements } = await seeded();
+    expect(planTerms(statements, ["users", "zebra"], 500)).toEqual({
+      kept: ["zebra"],
+      dropped: ["users"],
+      overBudget: false,
+      newestRowid: 2000,
+      matchesAtMost: 3,
+    });
+    expect(planTerms(statements, ["users", "projects", "zebra"], 1200)).toEqual({
+      kept: ["projects", "zebra"],
+      dropped: ["users"],
+      overBudget: false,
+      newestRowid: 2000,
+      matchesAtMost: 1003,
+    });
+    // The rarest term alone is over the budget: it stays, and the plan says so.
+    expect(planTerms(statements, ["users", "projects"], 500)).toEqual({
+      kept: ["projects"],
+      dropped: ["users"],
+      overBudget: true,
+      newestRowid: 2000,
+      matchesAtMost: 1000,
+    });
+    // A store no larger than the budget ranks every match, however often its terms repeat.
+    expect(planTerms(statements, ["users", "projects"], 2500).dropped).toEqual([]);
+    // Within the budget, or with the budget off (0), nothing is dropped.
+    expect(planTerms(statements, ["users", "zebra"], 5000).dropped).toEqual([]);
+    expect(planTerms(statements, ["users", "zebra"], 0).dropped).toEqual([]);
+    // A word with an apostrophe is a phrase to FTS5 and cannot be measured: never dropped.
+    expect(planTerms(statements, ["users", "zebra's"], 500)).toMatchObject({
+      kept: ["zebra's"],
+      // Its matches are not known: at most the whole store.
+      matchesAtMost: 2000,
+    });
   });
 
   it("ranks the entries holding the dropped terms too first, by coverage", async () => {
-    const { db, statements, keyOf } = await seeded();
-    try {
-      const hits = keywordSearch(statements, "zebra projects", ALL, 3, 500);
-      // "projects" (1,000 entries) is dropped; the zebra entry that also has it leads.
-      expect(hits.map((h) => keyOf(h.row.rid))).toEqual(["e-10", "e-21", "e-31"]);
-    } finally {
-      db.close();
-    }
+    const { statements, keyOf } = await seeded();
+    const hits = keywordSearch(statements, "zebra projects", ALL, 3, 500);
+    // "projects" (1,000 entries) is dropped; the zebra entry that also has it leads.
+    expect(hits.map((h) => keyOf(h.row.rid))).toEqual(["e-10", "e-21", "e-31"]);
   });
 
   it("fills up from the newest entries when the kept terms find too few", async () => {
-    const { db, statements, keyOf } = await seeded();
-    try {
-      const keys = keywordSearch(statements, "zebra users", ALL, 10, 300).map((h) => keyOf(h.row.rid));
-      expect(keys).toHaveLength(10);
-      expect(keys.slice(0, 3).sort()).toEqual(["e-10", "e-21", "e-31"]);
-      // The fill ranks "users" only among the last 300 rowids (the budget).
-      for (const key of keys.slice(3)) expect(Number(key.slice(2))).toBeGreaterThanOrEqual(1700);
-    } finally {
-      db.close();
-    }
+    const { statements, keyOf } = await seeded();
+    const keys = keywordSearch(statements, "zebra users", ALL, 10, 300).map((h) => keyOf(h.row.rid));
+    expect(keys).toHaveLength(10);
+    expect(keys.slice(0, 3).sort()).toEqual(["e-10", "e-21", "e-31"]);
+    // The fill ranks "users" only among the last 300 rowids (the budget).
+    for (const key of keys.slice(3)) expect(Number(key.slice(2))).toBeGreaterThanOrEqual(1700);
   });
 
   it("answers a query of only common terms with the entries holding all of them", async () => {
-    const { db, statements, keyOf } = await seeded();
-    try {
-      const keys = keywordSearch(statements, "users projects", ALL, 20, 500).map((h) => keyOf(h.row.rid));
-      expect(keys).toHaveLength(20);
-      for (const key of keys) expect(Number(key.slice(2)) % 2).toBe(0);
-    } finally {
-      db.close();
-    }
+    const { statements, keyOf } = await seeded();
+    const keys = keywordSearch(statements, "users projects", ALL, 20, 500).map((h) => keyOf(h.row.rid));
+    expect(keys).toHaveLength(20);
+    for (const key of keys) expect(Number(key.slice(2)) % 2).toBe(0);
   });
 
   it("gives the exhaustive ranking's rows when the query fits the budget", async () => {
-    const { db, statements } = await seeded();
-    try {
-      for (const query of ["zebra newest", "zebra filler10", "newest filler1999"]) {
-        const budgeted = keywordSearch(statements, query, ALL, 10, 5000);
-        const exhaustive = keywordSearch(statements, query, ALL, 10, 0);
-        expect(budgeted.map((h) => [h.row.rid, h.score])).toEqual(
-          exhaustive.map((h) => [h.row.rid, h.score]),
-        );
-        expect(budgeted.length).toBeGreaterThan(0);
-      }
-    } finally {
-      db.close();
+    const { statements } = await seeded();
+    for (const query of ["zebra newest", "zebra filler10", "newest filler1999"]) {
+      const budgeted = keywordSearch(statements, query, ALL, 10, 5000);
+      const exhaustive = keywordSearch(statements, query, ALL, 10, 0);
+      expect(budgeted.map((h) => [h.row.rid, h.score])).toEqual(exhaustive.map((h) => [h.row.rid, h.score]));
+      expect(budgeted.length).toBeGreaterThan(0);
     }
   });
 

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EmbeddingProvider, Logger } from "@claw/memory-api";
+import type { EmbeddingProvider, Logger, MemoryEntry } from "@claw/memory-api";
+import Database from "better-sqlite3";
 import { onTestFinished } from "vitest";
 import { DEFAULT_CONFIG, type MemorySettings } from "../../config/config-schema.js";
+import { createStatementCache, type StatementCache } from "../schema/statement-cache.js";
 import { SqliteMemory } from "../sqlite-memory.js";
 
 /** A fresh directory removed after the test. */
@@ -35,6 +37,24 @@ export function openTestMemory(options: TestMemoryOptions = {}): SqliteMemory {
   });
   onTestFinished(() => memory.close());
   return memory;
+}
+
+/**
+ * A store filled by one import and closed, then opened read-only as a search reads it: the
+ * connection (closed after the test) and its statement cache.
+ */
+export async function importedStore(
+  entries: Partial<MemoryEntry>[],
+): Promise<{ db: Database.Database; statements: StatementCache }> {
+  const path = join(tempDir(), "brain.db");
+  const memory = openTestMemory({ path });
+  await memory.import(entries);
+  await memory.close();
+  const db = new Database(path, { readonly: true });
+  onTestFinished(() => {
+    db.close();
+  });
+  return { db, statements: createStatementCache(db) };
 }
 
 // Shared with every backend's contract tests.
