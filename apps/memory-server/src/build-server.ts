@@ -71,8 +71,9 @@ export function buildServer(deps: BuildServerDeps): FastifyInstance {
     forceCloseConnections: "idle",
     return503OnClosing: false,
     // Keys (4096 bytes), session ids (1024) and namespaces (256) stay addressable by URL even
-    // when every byte is percent-encoded (3 characters each).
-    maxParamLength: MAX_PARAM_LENGTH,
+    // when every byte is percent-encoded (3 characters each). Under routerOptions: fastify 5
+    // warns (FSTDEP022) on every start when router options are given at the top level.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A URL that cannot be decoded answers in the API's error shape too.
     frameworkErrors: (error, _request, reply) => {
       void sendApiError(reply, toApiError(error));

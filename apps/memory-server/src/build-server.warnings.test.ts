@@ -1,0 +1,21 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import { testServer } from "./test-support/server-harness.js";
+
+describe("the server from build to close", () => {
+  it("emits no process warning (fastify's deprecated top-level router options among them)", async () => {
+    const warnings: string[] = [];
+    const listener = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", listener);
+    onTestFinished(() => {
+      process.off("warning", listener);
+    });
+    const { app } = await testServer();
+    await app.ready();
+    const health = await app.inject({ method: "GET", url: "/healthz" });
+    expect(health.statusCode).toBe(200);
+    await app.close();
+    // Node emits a warning on the next tick: let it arrive.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).toEqual([]);
+  });
+});
