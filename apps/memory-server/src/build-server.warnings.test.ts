@@ -1,14 +1,10 @@
-import { describe, expect, it, onTestFinished } from "vitest";
+import { captureProcessWarnings } from "@claw/memory-core/testkit";
+import { describe, expect, it } from "vitest";
 import { testServer } from "./test-support/server-harness.js";
 
 describe("the server from build to close", () => {
   it("emits no process warning (fastify's deprecated top-level router options among them)", async () => {
-    const warnings: string[] = [];
-    const listener = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
-    process.on("warning", listener);
-    onTestFinished(() => {
-      process.off("warning", listener);
-    });
+    const warnings = captureProcessWarnings();
     const { app } = await testServer();
     await app.ready();
     const health = await app.inject({ method: "GET", url: "/healthz" });

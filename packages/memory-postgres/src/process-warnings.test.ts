@@ -1,5 +1,6 @@
 import { createHashingEmbeddingProvider } from "@claw/memory-core";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { captureProcessWarnings } from "@claw/memory-core/testkit";
+import { describe, expect, it } from "vitest";
 import { forEachTestDatabase } from "./test-support/test-database.js";
 import { openTestMemory } from "./test-support/test-memory.js";
 
@@ -8,12 +9,7 @@ const MODES = ["hybrid", "embedding", "bm25"] as const;
 forEachTestDatabase((database) => {
   describe("from open to close", () => {
     it("emits no process warning: open, store, recall in every mode (one by one and at once), close", async () => {
-      const warnings: string[] = [];
-      const listener = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
-      process.on("warning", listener);
-      onTestFinished(() => {
-        process.off("warning", listener);
-      });
+      const warnings = captureProcessWarnings();
 
       const memory = await openTestMemory(database(), {
         embeddings: createHashingEmbeddingProvider({ dimensions: 64 }),

@@ -10,4 +10,5 @@ export {
   openContractMemory,
 } from "./contract-harness.js";
 export { describeMemoryContract } from "./memory-contract.js";
+export { captureProcessWarnings } from "./process-warnings.js";
 export { WHERE_CASES, WHERE_ROWS } from "./where-cases.js";
