@@ -28,6 +28,7 @@ export { type Logger, silentLogger } from "./logger.js";
 export type { Memory, MemoryStatus } from "./memory.js";
 export type {
   BackendEmbedder,
+  BulkWriteResult,
   EmbedJob,
   EntryFilter,
   EntryRefPair,

@@ -70,6 +70,12 @@ export interface WrittenEntry {
   job: EmbedJob | null;
 }
 
+/** What an import's write returns: how many entries it wrote and which still need a vector. */
+export interface BulkWriteResult {
+  written: number;
+  jobs: EmbedJob[];
+}
+
 /** The filters recall, list, export and count share, already validated and normalised. */
 export interface EntryFilter {
   /** undefined or "*" = every namespace. */
@@ -207,6 +213,15 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
     removals: readonly EntryRefPair[],
     removedAs: RemovalNote,
   ): Promise<WrittenEntry[]>;
+  /**
+   * write() for an import, which returns a count: the same transaction and history, but only the
+   * embedding jobs come back. Optional: without it, import() calls write().
+   */
+  writeBulk?(
+    writes: readonly EntryWrite[],
+    removals: readonly EntryRefPair[],
+    removedAs: RemovalNote,
+  ): Promise<BulkWriteResult>;
   /** Deletes the pairs in one transaction, each leaving a tombstone; returns how many existed. */
   deleteRefs(refs: readonly EntryRefPair[], note: RemovalNote): Promise<number>;
   /** Deletes the entries whose expiry is at or before `note.at`, each leaving a tombstone. */

@@ -3,9 +3,12 @@
 // here is fixed for every storage engine.
 import type {
   ActorOption,
+  BulkWriteResult,
   EmbedJob,
   EmbedTextsOptions,
   EntryRef,
+  EntryRefPair,
+  EntryWrite,
   ExportFilter,
   ForgetManyOptions,
   ForgetOptions,
@@ -21,6 +24,7 @@ import type {
   NamespaceOption,
   ProgressOptions,
   RecallOptions,
+  RemovalNote,
   RestoreOptions,
   StoreOptions,
 } from "@claw/memory-api";
@@ -273,10 +277,10 @@ class MemoryFacade implements BackendMemory {
     });
     for (const write of writes) write.actor = actor;
     const removedAs = this.historyCalls.removalNote(options.action === "merge" ? "merge" : "forget", actor);
-    const written = await this.backend.write(writes, removals, removedAs);
-    await this.afterWrite(written.length > 0 || removals.length > 0);
-    await this.embedLater(written.flatMap((w) => (w.job === null ? [] : [w.job])));
-    return written.length;
+    const { written, jobs } = await this.writeBulk(writes, removals, removedAs);
+    await this.afterWrite(written > 0 || removals.length > 0);
+    await this.embedLater(jobs);
+    return written;
   }
 
   async topCoreMemories(limit: number, options: NamespaceOption = {}): Promise<MemoryEntry[]> {
@@ -364,6 +368,17 @@ class MemoryFacade implements BackendMemory {
   }
 
   /** Deferred mode queues the vectors; otherwise they are computed before returning. */
+  /** An import's write: the backend's writeBulk when it has one, write() otherwise. */
+  private async writeBulk(
+    writes: readonly EntryWrite[],
+    removals: readonly EntryRefPair[],
+    removedAs: RemovalNote,
+  ): Promise<BulkWriteResult> {
+    if (this.backend.writeBulk !== undefined) return this.backend.writeBulk(writes, removals, removedAs);
+    const written = await this.backend.write(writes, removals, removedAs);
+    return { written: written.length, jobs: written.flatMap((w) => (w.job === null ? [] : [w.job])) };
+  }
+
   private async embedLater(jobs: EmbedJob[]): Promise<void> {
     const embedder = this.backend.embedder;
     if (embedder === null || jobs.length === 0) return;

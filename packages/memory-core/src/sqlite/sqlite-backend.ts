@@ -1,7 +1,7 @@
 // SQLite as a MemoryBackend: one file with FTS5, sqlite-vec (or vectors compared in JavaScript)
 // and core's embedding worker over its rows. Each call runs under the storage guard: SQLite failures surface as
 // STORAGE, and a call after close() as UNAVAILABLE.
-import type { MemoryBackend } from "@claw/memory-api";
+import type { EntryRefPair, EntryWrite, MemoryBackend, RemovalNote } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import { createBackendEmbedder } from "../embedding/backend-embedder.js";
 import { EmbeddingWorker, workerSettingsOf } from "../embedding/embedding-worker.js";
@@ -10,6 +10,7 @@ import { openStore } from "./open-store.js";
 import type { RankRow } from "./reads/entry-row.js";
 import { rowToEntry } from "./reads/entry-row.js";
 import * as read from "./reads/read-entries.js";
+import { createWalCheckpointer } from "./schema/wal-checkpointer.js";
 import { createIndexMerge } from "./search/fts-index.js";
 import { rebuildFullText } from "./search/rebuild-full-text.js";
 import { recalledEntries, sqliteRecallSource } from "./search/recall-source.js";
@@ -18,6 +19,7 @@ import { createStorageGuard } from "./storage-guard.js";
 import { createBatchBackfill } from "./vectors/batch-backfill.js";
 import { createEmbeddingCache } from "./vectors/embedding-cache.js";
 import { sqliteVectorRows } from "./vectors/vector-rows.js";
+import { entryOfWrite, type WrittenRow } from "./writes/upsert-entry.js";
 import * as history from "./writes/version-history.js";
 import { createEntryWriter } from "./writes/write-transactions.js";
 
@@ -55,6 +57,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     assertOpen,
     guard,
   });
+  const checkpointer = createWalCheckpointer({ db, logger });
   const rows = sqliteVectorRows(db, statements, vectors, guard);
   const worker =
     options.provider === null
@@ -86,15 +89,34 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
         });
   const recallDeps = { statements, vectors, worker, settings };
 
+  function writeAndMerge<T>(
+    writes: readonly EntryWrite[],
+    removals: readonly EntryRefPair[],
+    removedAs: RemovalNote,
+    collect: (write: EntryWrite, row: WrittenRow) => T,
+  ): T[] {
+    // The index merge after a bulk write is a write too: its pages wait for the same checkpoint.
+    return checkpointer.write(writes.length, () => {
+      const results = writer.writeAll(writes, removals as [string, string][], removedAs, collect);
+      writer.mergeIndexAfter(results.length + removals.length);
+      return results;
+    });
+  }
+
   return {
     name: "sqlite",
     embedder,
     warnings,
 
     async write(writes, removals, removedAs) {
-      const results = writer.writeAll(writes, removals as [string, string][], removedAs);
-      writer.mergeIndexAfter(results.length + removals.length);
-      return results;
+      return writeAndMerge(writes, removals, removedAs, (write, row) => ({
+        entry: entryOfWrite(statements, write, row),
+        job: row.job,
+      }));
+    },
+    async writeBulk(writes, removals, removedAs) {
+      const jobs = writeAndMerge(writes, removals, removedAs, (_write, row) => row.job);
+      return { written: jobs.length, jobs: jobs.filter((job) => job !== null) };
     },
     async deleteRefs(refs, note) {
       return writer.mergeIndexAfter(writer.deleteRefs(refs as [string, string][], note));
@@ -154,6 +176,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     ping: async () => (db.prepare("SELECT 1 AS ok").get() as { ok: number }).ok === 1,
     async close() {
       closed = true;
+      await checkpointer.close();
       statements.clear();
       db.close();
     },

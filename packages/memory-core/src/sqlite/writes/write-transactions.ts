@@ -9,7 +9,7 @@ import { unindexFieldsWhere } from "../search/metadata-fields.js";
 import type { StorageGuard } from "../storage-guard.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
 import { refreshNextTurn, turnsWhere } from "./session-turns.js";
-import { type EntryWrite, type WriteResult, writeEntry } from "./upsert-entry.js";
+import { type EntryWrite, type WrittenRow, writeEntry } from "./upsert-entry.js";
 import { recordDeletionWhere } from "./version-history.js";
 
 /**
@@ -31,12 +31,16 @@ export interface EntryWriterOptions {
 }
 
 export interface EntryWriter {
-  /** Removes `removals` (recorded as `removedAs`), then upserts `writes`, all in one transaction. */
-  writeAll(
+  /**
+   * Removes `removals` (recorded as `removedAs`), then upserts `writes`, all in one transaction;
+   * returns what `collect` makes of each write that wrote a row, in the transaction.
+   */
+  writeAll<T>(
     writes: readonly EntryWrite[],
     removals: readonly [string, string][],
     removedAs: RemovalNote,
-  ): WriteResult[];
+    collect: (write: EntryWrite, row: WrittenRow) => T,
+  ): T[];
   /** Deletes the entries matching `where` (a condition on `memories AS m`); returns how many. */
   deleteWhere(where: string, params: unknown[], record: DeletionRecord): number;
   /** Deletes the (namespace, key) pairs, all in one transaction; returns how many were found. */
@@ -93,11 +97,12 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     return removed;
   }
 
-  function writeAll(
+  function writeAll<T>(
     writes: readonly EntryWrite[],
     removals: readonly [string, string][],
     removedAs: RemovalNote,
-  ): WriteResult[] {
+    collect: (write: EntryWrite, row: WrittenRow) => T,
+  ): T[] {
     assertOpen();
     const bulk = writes.length >= BULK_WRITE_ENTRIES;
     if (bulk) db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
@@ -105,7 +110,12 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
       return guard(() =>
         transact(() => {
           removeRefs(removals, removedAs);
-          return writes.flatMap((w) => writeEntry(statements, vectors, w, newId) ?? []);
+          const results: T[] = [];
+          for (const write of writes) {
+            const row = writeEntry(statements, vectors, write, newId);
+            if (row !== null) results.push(collect(write, row));
+          }
+          return results;
         }),
       );
     } finally {
