@@ -25,3 +25,18 @@ export function toIsoTimestamp(value: string | Date, field: string): string {
   }
   return date.toISOString();
 }
+
+/**
+ * `date.toISOString()`, remembered for the last time seen: an import stamps thousands of entries
+ * with one `now`, and formatting it for each was ~0.4 µs an entry plus a string each to collect.
+ */
+export function isoOf(date: Date): string {
+  const time = date.getTime();
+  if (time !== lastIso.time) {
+    lastIso.iso = date.toISOString();
+    lastIso.time = time;
+  }
+  return lastIso.iso;
+}
+
+const lastIso = { time: Number.NaN, iso: "" };

@@ -271,7 +271,9 @@ class MemoryFacade implements BackendMemory {
       now: this.now,
       newId: this.newId,
       dimensions: () => this.backend.embedder?.provider.dimensions,
-      checkEntry: (write, field) => checkWrite(this.backend, write, field),
+      ...(this.backend.checkText === undefined
+        ? {}
+        : { checkEntry: (write: EntryWrite, field: string) => checkWrite(this.backend, write, field) }),
       // Refs the backend cannot hold name nothing stored: they are dropped, not refused.
       refsOf: (refs, field) => storableRefs(this.backend, refsOf(refs, field)),
     });

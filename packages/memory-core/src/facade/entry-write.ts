@@ -5,6 +5,7 @@ import { metadataOf } from "../metadata/metadata-value.js";
 import type { EntryWrite } from "../sqlite/writes/upsert-entry.js";
 import { scoreImportance } from "../text/importance.js";
 import { expiryAfter } from "../text/time-bound.js";
+import { isoOf } from "../timestamps.js";
 import * as check from "../validate-input.js";
 
 /** Longest MemoryEntry.context accepted, in UTF-8 bytes. */
@@ -20,26 +21,29 @@ export type EntryInput = Omit<Partial<MemoryEntry>, "expiresAt"> & {
 
 /**
  * Validates one entry and fills what was not given. `prefix` names the entry in messages
- * (`entries[3].content`); store() passes "". Imports keep their ids, times and vectors.
+ * (`entries[3].content`), or makes that name when there is an error; store() passes "". Imports
+ * keep their ids, times and vectors.
  */
 export function toEntryWrite(
   input: EntryInput,
-  prefix: string,
+  prefix: string | (() => string),
   settings: MemorySettings,
   now: Date,
   newId: () => string,
   isImport: boolean,
   dimensions?: number,
 ): EntryWrite {
+  const name = () => (typeof prefix === "string" ? prefix : prefix());
   if (input === null || typeof input !== "object") {
-    throw MemoryError.invalidInput(prefix || "entry", "expected an object");
+    throw MemoryError.invalidInput(name() || "entry", "expected an object");
   }
   // Fields are checked under their own names and the prefix is added only to an error: building
   // `entries[i].name` for every field of every entry was ~4 % of a bulk import.
   try {
     return checkedWrite(input, settings, now, newId, isImport, dimensions);
   } catch (error) {
-    throw prefix === "" ? error : prefixed(error, prefix);
+    const entry = name();
+    throw entry === "" ? error : prefixed(error, entry);
   }
 }
 
@@ -54,7 +58,7 @@ function checkedWrite(
   const key = check.requireText(input.key, "key", 4096);
   const content = check.requireText(input.content, "content", settings.maxContentBytes);
   const category = check.categoryOf(input.category, "category");
-  const nowIso = now.toISOString();
+  const nowIso = isoOf(now);
   const updatedAt = isImport
     ? (check.dateOf(input.updatedAt ?? input.timestamp, "updatedAt") ?? nowIso)
     : nowIso;
