@@ -1,7 +1,7 @@
 // SQLite as a MemoryBackend: one file with FTS5, sqlite-vec (or vectors compared in JavaScript)
 // and core's embedding worker over its rows. Each call runs under the storage guard: SQLite failures surface as
 // STORAGE, and a call after close() as UNAVAILABLE.
-import type { EntryRefPair, EntryWrite, MemoryBackend, RemovalNote } from "@claw/memory-api";
+import type { EmbedJob, EntryRefPair, EntryWrite, MemoryBackend, RemovalNote } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import { createBackendEmbedder } from "../embedding/backend-embedder.js";
 import { EmbeddingWorker, workerSettingsOf } from "../embedding/embedding-worker.js";
@@ -19,7 +19,7 @@ import { createStorageGuard } from "./storage-guard.js";
 import { createBatchBackfill } from "./vectors/batch-backfill.js";
 import { createEmbeddingCache } from "./vectors/embedding-cache.js";
 import { sqliteVectorRows } from "./vectors/vector-rows.js";
-import { entryOfWrite, type WrittenRow } from "./writes/upsert-entry.js";
+import { entryOfWrite, jobOf, type WrittenRow } from "./writes/upsert-entry.js";
 import * as history from "./writes/version-history.js";
 import { createEntryWriter } from "./writes/write-transactions.js";
 
@@ -111,12 +111,18 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     async write(writes, removals, removedAs) {
       return writeAndMerge(writes, removals, removedAs, (write, row) => ({
         entry: entryOfWrite(statements, write, row),
-        job: row.job,
+        job: jobOf(write, row),
       }));
     },
     async writeBulk(writes, removals, removedAs) {
-      const jobs = writeAndMerge(writes, removals, removedAs, (_write, row) => row.job);
-      return { written: jobs.length, jobs: jobs.filter((job) => job !== null) };
+      // A keyword-only store makes no jobs: 50k of them, kept to the end of the call, were garbage.
+      const jobs: EmbedJob[] = [];
+      const collect = (write: EntryWrite, row: WrittenRow) => {
+        const job = embedder === null ? null : jobOf(write, row);
+        if (job !== null) jobs.push(job);
+      };
+      const written = writeAndMerge(writes, removals, removedAs, collect).length;
+      return { written, jobs };
     },
     async deleteRefs(refs, note) {
       return writer.mergeIndexAfter(writer.deleteRefs(refs as [string, string][], note));

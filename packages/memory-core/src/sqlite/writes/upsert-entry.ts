@@ -12,13 +12,21 @@ import { writtenEntry } from "./written-entry.js";
 
 export type { EntryWrite };
 
-/** What writeEntry() wrote: the row, the entry's id and creation time as stored, its job. */
+/** What writeEntry() wrote: the row, the entry's id, creation time and content hash as stored. */
 export interface WrittenRow {
   rid: number;
   id: string;
   createdAt: string;
-  /** Set when the entry still needs a vector. */
-  job: EmbedJob | null;
+  hash: string;
+  /** The entry has no vector yet (jobOf() makes its embedding job). */
+  needsVector: boolean;
+}
+
+/** The embedding job of a written entry without a vector, or null. */
+export function jobOf(write: EntryWrite, row: WrittenRow): EmbedJob | null {
+  return row.needsVector
+    ? { rid: row.rid, namespace: write.namespace, hash: row.hash, content: write.content }
+    : null;
 }
 
 // Positional, in this column order: binding 17 named parameters from an object cost ~2.5 µs a row
@@ -209,7 +217,8 @@ export function writeEntry(
     rid,
     id: entryId,
     createdAt,
-    job: hasVector ? null : { rid, namespace: write.namespace, hash, content: write.content },
+    hash,
+    needsVector: !hasVector,
   };
 }
 
