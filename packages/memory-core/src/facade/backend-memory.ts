@@ -3,11 +3,9 @@
 // here is fixed for every storage engine.
 import type {
   ActorOption,
-  BulkWriteResult,
   EmbedJob,
   EmbedTextsOptions,
   EntryRef,
-  EntryRefPair,
   EntryWrite,
   ExportFilter,
   ForgetManyOptions,
@@ -24,7 +22,6 @@ import type {
   NamespaceOption,
   ProgressOptions,
   RecallOptions,
-  RemovalNote,
   RestoreOptions,
   StoreOptions,
 } from "@claw/memory-api";
@@ -34,6 +31,7 @@ import type { MemoryContext } from "../memory-context.js";
 import { uuidV7 } from "../uuid-v7.js";
 import * as check from "../validate-input.js";
 import type { BackendMemory, BackendMemoryOptions } from "./backend-memory-options.js";
+import { writeBulk } from "./bulk-write.js";
 import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
 import { toEntryWrite } from "./entry-write.js";
 import { exportPages } from "./export-pages.js";
@@ -279,7 +277,7 @@ class MemoryFacade implements BackendMemory {
     });
     for (const write of writes) write.actor = actor;
     const removedAs = this.historyCalls.removalNote(options.action === "merge" ? "merge" : "forget", actor);
-    const { written, jobs } = await this.writeBulk(writes, removals, removedAs);
+    const { written, jobs } = await writeBulk(this.backend, writes, removals, removedAs);
     await this.afterWrite(written > 0 || removals.length > 0);
     await this.embedLater(jobs);
     return written;
@@ -370,17 +368,6 @@ class MemoryFacade implements BackendMemory {
   }
 
   /** Deferred mode queues the vectors; otherwise they are computed before returning. */
-  /** An import's write: the backend's writeBulk when it has one, write() otherwise. */
-  private async writeBulk(
-    writes: readonly EntryWrite[],
-    removals: readonly EntryRefPair[],
-    removedAs: RemovalNote,
-  ): Promise<BulkWriteResult> {
-    if (this.backend.writeBulk !== undefined) return this.backend.writeBulk(writes, removals, removedAs);
-    const written = await this.backend.write(writes, removals, removedAs);
-    return { written: written.length, jobs: written.flatMap((w) => (w.job === null ? [] : [w.job])) };
-  }
-
   private async embedLater(jobs: EmbedJob[]): Promise<void> {
     const embedder = this.backend.embedder;
     if (embedder === null || jobs.length === 0) return;

@@ -143,6 +143,14 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION ${n.archiveFunction}()`,
     ],
   },
+  {
+    version: 5,
+    // `where` filters: $eq and $in also test containment (store/where-sql.ts), which this index
+    // answers, so a selective filter reads the rows it names instead of testing every row.
+    statements: (n) => [
+      `CREATE INDEX IF NOT EXISTS claw_memories_metadata ON ${n.memories} USING gin (metadata jsonb_path_ops)`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

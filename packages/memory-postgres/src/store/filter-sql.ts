@@ -6,8 +6,12 @@ export type { EntryFilter };
 
 export { SqlParams };
 
-/** `AND ...` conditions on claw_memories aliased `m`; every value is a bound parameter. */
-export function filterSql(filter: EntryFilter, params: SqlParams): string {
+/**
+ * `AND ...` conditions on claw_memories aliased `m`; every value is a bound parameter.
+ * `metadataIndex`: a read by filter, whose `where` may be answered by the metadata index
+ * (where-sql.ts); searches leave it to their own index.
+ */
+export function filterSql(filter: EntryFilter, params: SqlParams, metadataIndex = false): string {
   const parts: string[] = [];
   if (filter.namespace !== undefined && filter.namespace !== "*") {
     parts.push(`m.namespace = ${params.add(filter.namespace)}`);
@@ -22,5 +26,5 @@ export function filterSql(filter: EntryFilter, params: SqlParams): string {
   if (filter.aliveAt !== undefined) {
     parts.push(`(m.expires_at IS NULL OR m.expires_at > ${params.add(filter.aliveAt)}::timestamptz)`);
   }
-  return parts.map((p) => ` AND ${p}`).join("") + whereSql(filter.where, params);
+  return parts.map((p) => ` AND ${p}`).join("") + whereSql(filter.where, params, metadataIndex);
 }

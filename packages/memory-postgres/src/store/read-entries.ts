@@ -31,7 +31,7 @@ export async function recentRows(
   withEmbedding: boolean,
 ): Promise<PgEntryRow[]> {
   const params = new SqlParams();
-  const where = filterSql(filter, params);
+  const where = filterSql(filter, params, true);
   const { rows } = await db.query<PgEntryRow>(
     `SELECT ${entryColumns(withEmbedding)} FROM ${names.memories} m WHERE true${where}
      ORDER BY m.updated_at DESC, m.rid DESC LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
@@ -58,7 +58,7 @@ export async function exportEntries(
   includeEmbeddings: boolean,
 ): Promise<MemoryEntry[]> {
   const params = new SqlParams();
-  const where = filterSql({ ...filter, includeSuperseded: true }, params);
+  const where = filterSql({ ...filter, includeSuperseded: true }, params, true);
   const { rows } = await db.query<PgEntryRow>(
     `SELECT ${entryColumns(includeEmbeddings)} FROM ${names.memories} m WHERE true${where}
      ORDER BY m.namespace, m.created_at, m.rid`,
@@ -78,7 +78,7 @@ export async function exportPage(
 ): Promise<PgEntryRow[]> {
   const params = new SqlParams();
   const after = params.add(afterRid);
-  const where = filterSql({ ...filter, includeSuperseded: true }, params);
+  const where = filterSql({ ...filter, includeSuperseded: true }, params, true);
   const { rows } = await db.query<PgEntryRow>(
     `SELECT ${entryColumns(includeEmbeddings)} FROM ${names.memories} m WHERE m.rid > ${after}${where}
      ORDER BY m.rid LIMIT ${params.add(limit)}`,

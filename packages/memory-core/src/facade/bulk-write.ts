@@ -1,0 +1,16 @@
+import type { BulkWriteResult, EntryRefPair, EntryWrite, MemoryBackend, RemovalNote } from "@claw/memory-api";
+
+/**
+ * An import's write: the backend's writeBulk() when it has one (no entry built per write), else
+ * its write(), counted.
+ */
+export async function writeBulk(
+  backend: MemoryBackend,
+  writes: readonly EntryWrite[],
+  removals: readonly EntryRefPair[],
+  removedAs: RemovalNote,
+): Promise<BulkWriteResult> {
+  if (backend.writeBulk !== undefined) return backend.writeBulk(writes, removals, removedAs);
+  const written = await backend.write(writes, removals, removedAs);
+  return { written: written.length, jobs: written.flatMap((w) => (w.job === null ? [] : [w.job])) };
+}
