@@ -169,22 +169,11 @@ export function writeEntry(
     const change = changeOf(existing, write, hash);
     if (change !== null) archiveLiveWhere(statements, "m.rid = ?", [existing.rid]);
     statements.get(UPDATE_EXISTING).run({
-      key: write.key,
-      content: write.content,
-      category: write.category,
-      session_id: write.sessionId,
-      importance: write.importance,
-      superseded_by: write.supersededBy,
+      ...storedAsGiven(write),
       created_at: createdAt,
       updated_at: write.updatedAt,
       content_hash: hash,
       fts_text: ftsText,
-      source_path: source?.path ?? null,
-      source_start: source?.startLine ?? null,
-      source_end: source?.endLine ?? null,
-      context: write.context,
-      metadata: write.metadata,
-      expires_at: write.expiresAt,
       changed: change === null ? 0 : 1,
       change_action: change,
       change_actor: write.actor,
@@ -227,17 +216,24 @@ export function writeEntry(
  * entries (an import returns a count: building 50k entries was ~6 % of its time).
  */
 export function entryOfWrite(statements: StatementCache, write: EntryWrite, row: WrittenRow): MemoryEntry {
-  const source = write.source;
   return writtenEntry(statements, {
+    ...storedAsGiven(write),
     rid: row.rid,
     id: row.id,
+    created_at: row.createdAt,
+    updated_at: write.updatedAt,
+    namespace: write.namespace,
+  });
+}
+
+/** The columns a write stores just as it gives them, by column name. */
+function storedAsGiven(write: EntryWrite) {
+  const source = write.source;
+  return {
     key: write.key,
     content: write.content,
     category: write.category,
-    created_at: row.createdAt,
-    updated_at: write.updatedAt,
     session_id: write.sessionId,
-    namespace: write.namespace,
     importance: write.importance,
     superseded_by: write.supersededBy,
     source_path: source?.path ?? null,
@@ -246,5 +242,5 @@ export function entryOfWrite(statements: StatementCache, write: EntryWrite, row:
     context: write.context,
     metadata: write.metadata,
     expires_at: write.expiresAt,
-  });
+  };
 }
