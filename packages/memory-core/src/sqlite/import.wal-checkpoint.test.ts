@@ -1,10 +1,12 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { EntryWrite } from "@claw/memory-api";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
-import { BULK_CHECKPOINT_ENTRIES } from "./schema/wal-checkpointer.js";
+import { WAL_AUTOCHECKPOINT_PAGES } from "./schema/wal-checkpointer.js";
 import { countingProvider, openTestMemory, tempDir } from "./test-support/temp-memory.js";
+import { walPagesOf } from "./writes/write-transactions.js";
 
 const entries = (count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => ({
@@ -13,13 +15,32 @@ const entries = (count: number, from = 0) =>
     ...(i % 3 === 0 ? { sessionId: `s-${i % 5}` } : {}),
   }));
 
+/** Entries enough for a write that the checkpoint worker takes (checked below). */
+const BULK = 4_000;
+
 describe("bulk imports, checkpointed off the writing thread", () => {
+  it("the log pages of an import are estimated within a factor of two, and BULK entries reach the automatic checkpoint", async () => {
+    const path = join(tempDir(), "brain.db");
+    const memory = openTestMemory({ path });
+    await memory.store("first", "the log holds the schema and this entry");
+    const before = statSync(`${path}-wal`).size;
+    const batch = entries(1_000);
+    await memory.import(batch);
+    const pages = (statSync(`${path}-wal`).size - before) / 4096;
+
+    const estimate = walPagesOf(batch.map((e) => ({ content: e.content }) as EntryWrite));
+    expect(estimate).toBeGreaterThan(pages / 2);
+    expect(estimate).toBeLessThan(pages * 2);
+    const bulk = entries(BULK).map((e) => ({ content: e.content }) as EntryWrite);
+    expect(walPagesOf(bulk)).toBeGreaterThanOrEqual(WAL_AUTOCHECKPOINT_PAGES);
+  });
+
   it("back-to-back imports and a store are all on disk after close, with no log left behind", async () => {
     const path = join(tempDir(), "brain.db");
     const memory = openTestMemory({ path });
 
-    expect(await memory.import(entries(BULK_CHECKPOINT_ENTRIES * 2))).toBe(BULK_CHECKPOINT_ENTRIES * 2);
-    expect(await memory.import(entries(BULK_CHECKPOINT_ENTRIES, 10_000))).toBe(BULK_CHECKPOINT_ENTRIES);
+    expect(await memory.import(entries(BULK * 2))).toBe(BULK * 2);
+    expect(await memory.import(entries(BULK, 10_000))).toBe(BULK);
     const stored = await memory.store("after", "stored right after the imports");
     const [recalled] = await memory.recall("PostgreSQL project 3", { limit: 1 });
     await memory.close();
@@ -28,7 +49,7 @@ describe("bulk imports, checkpointed off the writing thread", () => {
     expect(recalled?.content).toMatch(/project 3$/);
     expect(existsSync(`${path}-wal`)).toBe(false);
     const db = new Database(path, { readonly: true });
-    expect(db.prepare("SELECT count(*) FROM memories").pluck().get()).toBe(BULK_CHECKPOINT_ENTRIES * 3 + 1);
+    expect(db.prepare("SELECT count(*) FROM memories").pluck().get()).toBe(BULK * 3 + 1);
     expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
     db.close();
   });
@@ -40,12 +61,12 @@ describe("bulk imports, checkpointed off the writing thread", () => {
     const before = counting.calls.texts;
 
     // The first entry exists and is skipped: it is neither counted nor embedded again.
-    const written = await memory.import(entries(BULK_CHECKPOINT_ENTRIES), { onConflict: "skip" });
+    const written = await memory.import(entries(BULK), { onConflict: "skip" });
     const status = await memory.status();
 
-    expect(written).toBe(BULK_CHECKPOINT_ENTRIES - 1);
-    expect(counting.calls.texts - before).toBe(BULK_CHECKPOINT_ENTRIES - 1);
-    expect(status.entries).toBe(BULK_CHECKPOINT_ENTRIES);
+    expect(written).toBe(BULK - 1);
+    expect(counting.calls.texts - before).toBe(BULK - 1);
+    expect(status.entries).toBe(BULK);
     expect(status.missingEmbeddings).toBe(0);
   });
 });

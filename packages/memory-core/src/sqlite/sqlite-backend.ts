@@ -21,7 +21,7 @@ import { createEmbeddingCache } from "./vectors/embedding-cache.js";
 import { sqliteVectorRows } from "./vectors/vector-rows.js";
 import { entryOfWrite, jobOf, type WrittenRow } from "./writes/upsert-entry.js";
 import * as history from "./writes/version-history.js";
-import { createEntryWriter } from "./writes/write-transactions.js";
+import { createEntryWriter, walPagesOf } from "./writes/write-transactions.js";
 
 export interface SqliteBackendOptions extends BackendOpenOptions {
   /** The database file (`brain.db` in a workspace), or ":memory:". */
@@ -96,7 +96,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     collect: (write: EntryWrite, row: WrittenRow) => T,
   ): T[] {
     // The index merge after a bulk write is a write too: its pages wait for the same checkpoint.
-    return checkpointer.write(writes.length, () => {
+    return checkpointer.write(walPagesOf(writes), () => {
       const results = writer.writeAll(writes, removals as [string, string][], removedAs, collect);
       writer.mergeIndexAfter(results.length + removals.length);
       return results;

@@ -4,12 +4,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { capturingLogger } from "../../testkit/contract-harness.js";
 import { tempDir } from "../test-support/temp-memory.js";
-import {
-  BULK_CHECKPOINT_ENTRIES,
-  createWalCheckpointer,
-  WAL_AUTOCHECKPOINT_PAGES,
-  type WalCheckpointer,
-} from "./wal-checkpointer.js";
+import { createWalCheckpointer, WAL_AUTOCHECKPOINT_PAGES, type WalCheckpointer } from "./wal-checkpointer.js";
 
 /** A WAL database on a temp file with one table, closed after the test. */
 function walDatabase(): Database.Database {
@@ -46,7 +41,7 @@ describe("bulk writes are checkpointed by a worker thread", () => {
     const checkpointer = checkpointerOf(db);
     const version = dataVersion(db);
 
-    const during = checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 5_000));
+    const during = checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 5_000));
     const result = await checkpointer.settled();
 
     expect(during).toBe(0);
@@ -64,7 +59,7 @@ describe("bulk writes are checkpointed by a worker thread", () => {
     const db = walDatabase();
     const checkpointer = checkpointerOf(db);
 
-    const during = checkpointer.write(BULK_CHECKPOINT_ENTRIES - 1, () => writeRows(db, 10));
+    const during = checkpointer.write(WAL_AUTOCHECKPOINT_PAGES - 1, () => writeRows(db, 10));
 
     expect(during).toBe(WAL_AUTOCHECKPOINT_PAGES);
     expect(await checkpointer.settled()).toBeNull();
@@ -76,7 +71,7 @@ describe("bulk writes are checkpointed by a worker thread", () => {
     const failure = new Error("constraint failed");
 
     expect(() =>
-      checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => {
+      checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => {
         writeRows(db, 10);
         throw failure;
       }),
@@ -89,10 +84,10 @@ describe("bulk writes are checkpointed by a worker thread", () => {
   it("close() waits for the worker's connection, so the writer's close is the last and removes the log", async () => {
     const db = walDatabase();
     const checkpointer = createWalCheckpointer({ db, logger: capturingLogger() });
-    checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 5_000));
+    checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 5_000));
     // The worker's connection is open once it has answered.
     await checkpointer.settled();
-    checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 5_000));
+    checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 5_000));
 
     await checkpointer.close();
     db.close();
@@ -106,10 +101,10 @@ describe("bulk writes are checkpointed by a worker thread", () => {
   it("after close() a bulk write runs on the writing thread with the automatic checkpoint", async () => {
     const db = walDatabase();
     const checkpointer = createWalCheckpointer({ db, logger: capturingLogger() });
-    checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 10));
+    checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 10));
     await checkpointer.close();
 
-    expect(checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 10))).toBe(
+    expect(checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 10))).toBe(
       WAL_AUTOCHECKPOINT_PAGES,
     );
   });
@@ -126,10 +121,10 @@ describe("without a worker, bulk writes checkpoint as before", () => {
     });
     onTestFinished(() => checkpointer.close());
 
-    checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 10));
+    checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 10));
     expect(await checkpointer.settled()).toBeNull();
-    const later = checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 10));
-    checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 10));
+    const later = checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 10));
+    checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 10));
 
     expect(later).toBe(WAL_AUTOCHECKPOINT_PAGES);
     expect(checkpointer.offThread).toBe(false);
@@ -146,7 +141,7 @@ describe("without a worker, bulk writes checkpoint as before", () => {
     const logger = capturingLogger();
     const checkpointer = checkpointerOf(db, logger);
 
-    const during = checkpointer.write(BULK_CHECKPOINT_ENTRIES, () => writeRows(db, 10));
+    const during = checkpointer.write(WAL_AUTOCHECKPOINT_PAGES, () => writeRows(db, 10));
 
     expect(during).toBe(WAL_AUTOCHECKPOINT_PAGES);
     expect(checkpointer.offThread).toBe(false);

@@ -1,9 +1,10 @@
 // The checkpoints of bulk writes, moved off the writing thread. In WAL mode a commit that leaves the
 // log over 1 000 pages copies it into the database file before returning (SQLite's automatic
-// checkpoint): for a bulk import that is ~3.5 µs of its ~28 µs per entry. A bulk write here runs
-// with the automatic checkpoint off, and a worker thread (wal-checkpoint-worker.ts) with its own
-// connection then checkpoints on the other core while the writer goes on. Single writes keep the
-// automatic checkpoint: their share is small and they would pay a message each.
+// checkpoint): for a bulk import that is ~3.5 µs of its ~28 µs per entry. A write expected to leave
+// that many pages runs with the automatic checkpoint off, and a worker thread
+// (wal-checkpoint-worker.ts) with its own connection then checkpoints on the other core while the
+// writer goes on. Smaller writes keep the automatic checkpoint: most never reach it, and starting the
+// worker costs ~50 ms on the other core, which close() would wait for.
 import { Worker } from "node:worker_threads";
 import type { Logger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
@@ -18,8 +19,6 @@ export type { CheckpointResult };
 
 /** SQLite's automatic checkpoint threshold, in pages, restored after each bulk write. */
 export const WAL_AUTOCHECKPOINT_PAGES = 1000;
-/** A write of at least this many entries leaves its checkpoint to the worker. */
-export const BULK_CHECKPOINT_ENTRIES = 1000;
 
 /** From src/ (tests) and dist/ alike: the built worker lives in dist/sqlite/schema/. */
 const DEFAULT_WORKER_URL = new URL("../../../dist/sqlite/schema/wal-checkpoint-worker.js", import.meta.url);
@@ -33,10 +32,11 @@ export interface WalCheckpointerOptions {
 
 export interface WalCheckpointer {
   /**
-   * Runs `write`, a write of `entries` entries. A bulk one runs without the automatic checkpoint
-   * and the worker checkpoints after it; any other runs as it is.
+   * Runs `write`, expected to add about `pages` pages to the log. One of at least
+   * WAL_AUTOCHECKPOINT_PAGES runs without the automatic checkpoint and the worker checkpoints
+   * after it; any other runs as it is.
    */
-  write<T>(entries: number, write: () => T): T;
+  write<T>(pages: number, write: () => T): T;
   /** Resolves once every checkpoint asked for has run: with the last result (null: none yet). */
   settled(): Promise<CheckpointResult | null>;
   /** Whether bulk writes are checkpointed off the writing thread (false after the worker failed). */
@@ -106,8 +106,8 @@ export function createWalCheckpointer(options: WalCheckpointerOptions): WalCheck
   }
 
   return {
-    write(entries, write) {
-      if (entries < BULK_CHECKPOINT_ENTRIES || failed || closed) return write();
+    write(pages, write) {
+      if (pages < WAL_AUTOCHECKPOINT_PAGES || failed || closed) return write();
       worker ??= start();
       if (worker === null) return write();
       db.pragma("wal_autocheckpoint = 0");
