@@ -57,8 +57,10 @@ export function importEntries(
 }
 
 /**
- * Imports the whole corpus in chunks and returns the seconds spent inside import() only: the
- * entries of a chunk are generated before its clock starts.
+ * Imports the whole corpus in chunks and returns the seconds spent inside import(), and in the
+ * flush() after the last chunk: the entries of a chunk are generated before its clock starts, and
+ * the log checkpoint a bulk import leaves to a worker thread is timed where it was not overlapped
+ * (what a caller waiting for a settled store sees), so recall is then timed on a settled store.
  */
 export async function importCorpus(
   memory: SqliteMemory,
@@ -74,6 +76,9 @@ export async function importCorpus(
     await memory.import(entries);
     nanos += process.hrtime.bigint() - start;
   }
+  const start = process.hrtime.bigint();
+  await memory.flush();
+  nanos += process.hrtime.bigint() - start;
   return Number(nanos) / 1e9;
 }
 

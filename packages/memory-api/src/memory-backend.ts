@@ -222,6 +222,11 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
     removals: readonly EntryRefPair[],
     removedAs: RemovalNote,
   ): Promise<BulkWriteResult>;
+  /**
+   * Resolves when the engine's own background work is done (SQLite: the log checkpoint a bulk write
+   * left to a worker thread). Optional; Memory.flush() waits for it.
+   */
+  settle?(): Promise<void>;
   /** Deletes the pairs in one transaction, each leaving a tombstone; returns how many existed. */
   deleteRefs(refs: readonly EntryRefPair[], note: RemovalNote): Promise<number>;
   /** Deletes the entries whose expiry is at or before `note.at`, each leaving a tombstone. */

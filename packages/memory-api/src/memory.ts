@@ -92,7 +92,10 @@ export interface Memory {
    * keyword-only mode. Optional: lifecycle code compares memories with it when present.
    */
   embed?(texts: readonly string[], options?: EmbedTextsOptions): Promise<Float32Array[] | null>;
-  /** Wait until deferred embeddings are written. */
+  /**
+   * Wait until deferred embeddings are written and the store's background work is done (the log
+   * checkpoint after a bulk import), so that what follows runs on a settled store.
+   */
   flush(): Promise<void>;
   /** Flush (bounded), then release the database. */
   close(): Promise<void>;

@@ -339,6 +339,7 @@ class MemoryFacade implements BackendMemory {
 
   async flush(): Promise<void> {
     await this.backend.embedder?.flush();
+    await this.backend.settle?.();
   }
 
   async close(): Promise<void> {

@@ -54,6 +54,19 @@ describe("bulk imports, checkpointed off the writing thread", () => {
     db.close();
   });
 
+  it("flush() returns once the bulk import's log is copied into the database file", async () => {
+    const path = join(tempDir(), "brain.db");
+    const memory = openTestMemory({ path });
+    const before = statSync(path).size;
+
+    await memory.import(entries(BULK * 2));
+    await memory.flush();
+
+    // Before the checkpoint the file holds only the schema; the log holds the ~8 MB written.
+    expect(before).toBeLessThan(256 * 1024);
+    expect(statSync(path).size).toBeGreaterThan(2 * 1024 * 1024);
+  });
+
   it("an import returns only its count, and the entries that need a vector still get one", async () => {
     const counting = countingProvider(createHashingEmbeddingProvider({ dimensions: 32 }));
     const memory = openTestMemory({ embeddings: counting.provider, settings: { deferEmbedding: false } });

@@ -124,6 +124,9 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
       const written = writeAndMerge(writes, removals, removedAs, collect).length;
       return { written, jobs };
     },
+    async settle() {
+      await checkpointer.settled();
+    },
     async deleteRefs(refs, note) {
       return writer.mergeIndexAfter(writer.deleteRefs(refs as [string, string][], note));
     },
