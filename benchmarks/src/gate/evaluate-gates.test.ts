@@ -59,6 +59,26 @@ describe("the CI gate", () => {
     expect(report.results[0]?.message).toBe("gone was not produced by this run");
   });
 
+  it("judges an onlyWhen rule only when the machine figure it names reaches its minimum", () => {
+    const gates: Gate[] = [{ figure: "gain", min: 1.15, onlyWhen: { figure: "cores", min: 1.5 } }];
+    const run = (gain: number, cores?: number) =>
+      evaluateGates(
+        [
+          figure("gain", gain, "×", "higher"),
+          ...(cores === undefined ? [] : [figure("cores", cores, "cores", "higher")]),
+        ],
+        gates,
+      ).results[0];
+    expect(run(1.0, 1.7)).toMatchObject({ ok: false, message: "gain = 1 breaks ≥ 1.15" });
+    expect(run(1.3, 1.7)).toMatchObject({ ok: true, message: "ok" });
+    expect(run(1.0, 1.2)).toMatchObject({
+      ok: true,
+      notJudged: true,
+      message: "not judged: cores = 1.2 < 1.5",
+    });
+    expect(run(1.3)).toMatchObject({ ok: false, message: "cores was not produced by this run" });
+  });
+
   it("lets a lower-is-better figure rise only by its factor", () => {
     const gates: Gate[] = [{ figure: "lat", baseline: 2, maxFactor: 1.5 }];
     expect(evaluateGates([figure("lat", 2.9, "ms", "lower")], gates).passed).toBe(true);

@@ -17,6 +17,12 @@ export interface Gate {
   baseline?: number;
   /** value ≥ the value of this other figure from the same run (e.g. ahead of a peer). */
   atLeast?: string;
+  /**
+   * Judge the rule only when another figure of the same run is at least `min`: for a rule that
+   * needs something of the machine the run measured (e.g. a second core it did not get). A run
+   * below it passes the rule and says it was not judged; a run without that figure fails.
+   */
+  onlyWhen?: { figure: string; min: number };
   /** Why the rule exists (shown when it fails). */
   why?: string;
 }
@@ -26,6 +32,8 @@ export interface GateResult {
   value: number | undefined;
   rule: string;
   ok: boolean;
+  /** Set when `onlyWhen` did not hold: the rule passed without being judged. */
+  notJudged?: boolean;
   message: string;
 }
 
@@ -77,6 +85,23 @@ function evaluate(gate: Gate, values: Map<string, number>): GateResult {
       ok: false,
       message: `${gate.figure} was not produced by this run`,
     };
+  }
+  if (gate.onlyWhen !== undefined) {
+    const { figure, min } = gate.onlyWhen;
+    const condition = values.get(figure);
+    if (condition === undefined || !Number.isFinite(condition)) {
+      return {
+        figure: gate.figure,
+        value,
+        rule,
+        ok: false,
+        message: `${figure} was not produced by this run`,
+      };
+    }
+    if (condition < min) {
+      const message = `not judged: ${figure} = ${round(condition)} < ${min}`;
+      return { figure: gate.figure, value, rule, ok: true, notJudged: true, message };
+    }
   }
   const failed = checks.filter((c) => !c.ok(value));
   if (failed.length === 0) return { figure: gate.figure, value, rule, ok: true, message: "ok" };

@@ -4,72 +4,49 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_CONFIG, SqliteMemory } from "@claw/memory-core";
-import autocannon from "autocannon";
 import { createCorpus } from "../speed/corpus.js";
 import { type Figure, figure, type Suite, type SuiteOutput } from "../suite.js";
 import { measureExport, seedExportStore } from "./export-memory.js";
+import { openParallelCapacity } from "./parallel-capacity.js";
+import { load, measureRecallRounds, type Span } from "./recall-rounds.js";
 
 const ENTRIES = 10_000;
-const DURATION_S = { ci: 3, full: 10 } as const;
-const CONNECTIONS = 10;
+/** Seconds of each HTTP route other than recall. */
+const DURATION_S = { ci: 2, full: 5 } as const;
+/** Recall: rounds, and seconds of each way of recalling within a round. */
+const RECALL_ROUNDS = 5;
+const ROUND_S = { ci: 1, full: 3 } as const;
+/** Recalls each way makes before the rounds: five times through the queries. */
+const WARMUP_REQUESTS = 5_000;
 const QUERIES = 1_000;
+/** Milliseconds of each spin of the parallel-capacity probe (one thread, two, one again). */
+const CAPACITY_MS = 300;
 /** Stores exported through GET /v1/export: a small and a 5× larger one. */
 const EXPORT_ENTRIES = { ci: [4_000, 20_000], full: [20_000, 100_000] } as const;
 
-interface Load {
-  reqPerS: number;
-  p50: number;
-  p99: number;
-  errors: number;
+/** Operations per second of `op`, awaited one at a time for a time or a number of operations. */
+async function rate(span: Span, op: (i: number) => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  const end = "seconds" in span ? start + span.seconds * 1000 : Number.POSITIVE_INFINITY;
+  const count = "requests" in span ? span.requests : Number.POSITIVE_INFINITY;
+  let done = 0;
+  while (done < count && performance.now() < end) await op(done++);
+  return done / ((performance.now() - start) / 1000);
 }
 
-/** autocannon against the loopback server: requests/s and latency percentiles, non-2xx counted as errors. */
-async function load(options: autocannon.Options): Promise<Load> {
-  const result = await autocannon({ connections: CONNECTIONS, ...options });
-  return {
-    reqPerS: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
-}
-
-function duration(profile: "ci" | "full"): number {
-  return DURATION_S[profile];
-}
-
-/** Recalls and stores per second on the store directly (one at a time), for the HTTP ratios. */
-async function directRates(
-  workspaceDir: string,
-  queries: readonly string[],
+/** Stores per second made directly on the store; the keys it adds are forgotten after. */
+async function directStoreRate(
+  memory: SqliteMemory,
   sentenceAt: (i: number) => string,
   seconds: number,
-): Promise<{ recallPerS: number; storePerS: number }> {
-  const memory = SqliteMemory.open({
-    path: join(workspaceDir, "brain.db"),
-    settings: DEFAULT_CONFIG.memory,
-    embeddings: null,
+): Promise<number> {
+  let stored = 0;
+  const perS = await rate({ seconds }, (i) => {
+    stored = i + 1;
+    return memory.store(`direct-${i}`, sentenceAt(i % ENTRIES), { category: "daily" });
   });
-  try {
-    const rate = async (op: (i: number) => Promise<unknown>) => {
-      const end = performance.now() + Math.min(seconds, 2) * 1000;
-      let done = 0;
-      const start = performance.now();
-      while (performance.now() < end) await op(done++);
-      return done / ((performance.now() - start) / 1000);
-    };
-    const recallPerS = await rate((i) => memory.recall(queries[i % queries.length] as string));
-    let stored = 0;
-    const storePerS = await rate((i) => {
-      stored = i + 1;
-      return memory.store(`direct-${i}`, sentenceAt(i % ENTRIES), { category: "daily" });
-    });
-    // The server then starts from the same 10k entries.
-    await memory.forgetMany(Array.from({ length: stored }, (_, i) => ({ key: `direct-${i}` })));
-    return { recallPerS, storePerS };
-  } finally {
-    await memory.close();
-  }
+  await memory.forgetMany(Array.from({ length: stored }, (_, i) => ({ key: `direct-${i}` })));
+  return perS;
 }
 
 /** The server in a child process; resolves with its URL once it listens. */
@@ -109,49 +86,55 @@ export const serverSuite: Suite = {
     // The speed suite's query distribution: 2–5 content words, mostly from one target entry.
     const texts = corpus.queries(QUERIES).map((q) => q.text);
     const queries = texts.map((query) => JSON.stringify({ query }));
-    // The same-run baseline: the same recalls and stores on the store itself, no HTTP.
-    const direct = await directRates(
-      workspaceDir,
-      texts,
-      corpus.sentenceAt.bind(corpus),
-      duration(ctx.profile),
-    );
-
-    const seconds = duration(ctx.profile);
+    const seconds = DURATION_S[ctx.profile];
     const recallLoad = (url: string) => {
       let q = 0;
-      return load({
-        url: `${url}/v1/recall`,
-        duration: seconds,
-        requests: [
-          {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            setupRequest: (request) => ({ ...request, body: queries[q++ % QUERIES] as string }),
-          },
-        ],
-      });
+      return (span: Span) =>
+        load({
+          url: `${url}/v1/recall`,
+          ...("seconds" in span ? { duration: span.seconds } : { amount: span.requests }),
+          requests: [
+            {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              setupRequest: (request) => ({ ...request, body: queries[q++ % QUERIES] as string }),
+            },
+          ],
+        });
     };
-    // The same server with recall on its one thread (server.recall_workers = 0), for the ratio.
-    ctx.log("server: POST /v1/recall without recall workers");
+    // The same-run baseline (the same recalls and stores on the store itself, no HTTP) and the
+    // same server with recall on its one thread (server.recall_workers = 0), beside the default.
+    const direct = SqliteMemory.open({
+      path: join(workspaceDir, "brain.db"),
+      settings: DEFAULT_CONFIG.memory,
+      embeddings: null,
+    });
+    const capacity = openParallelCapacity();
     const single = await startChild(workspaceDir, 0);
-    let singleThread: Load;
-    try {
-      singleThread = await recallLoad(single.url);
-    } finally {
-      single.child.kill("SIGTERM");
-      await once(single.child, "exit");
-    }
-
     const server = await startChild(workspaceDir);
     const figures: Figure[] = [];
     const add = (id: string, value: number, unit: string, better: Figure["better"]) =>
       figures.push(figure(`server.10k.${id}`, value, unit, better));
     try {
+      ctx.log(`server: POST /v1/recall, ${RECALL_ROUNDS} rounds of direct, one thread, recall workers`);
+      let asked = 0;
+      const recall = await measureRecallRounds(
+        {
+          direct: (span) => rate(span, () => direct.recall(texts[asked++ % QUERIES] as string)),
+          single: recallLoad(single.url),
+          workers: recallLoad(server.url),
+          capacity: () => capacity.measure(CAPACITY_MS),
+        },
+        { rounds: RECALL_ROUNDS, seconds: ROUND_S[ctx.profile], warmupRequests: WARMUP_REQUESTS },
+      );
+      for (const [i, r] of recall.rounds.entries()) {
+        ctx.log(
+          `server: round ${i + 1}: ${r.capacity.toFixed(2)} cores, direct ${r.directPerS.toFixed(0)}/s, one thread ${r.single.reqPerS.toFixed(0)} req/s, workers ${r.workers.reqPerS.toFixed(0)} req/s`,
+        );
+      }
+      const storePerS = await directStoreRate(direct, corpus.sentenceAt.bind(corpus), seconds);
       ctx.log("server: GET /healthz (baseline)");
       const health = await load({ url: `${server.url}/healthz`, duration: seconds });
-      ctx.log("server: POST /v1/recall (default recall workers)");
-      const recall = await recallLoad(server.url);
       ctx.log("server: POST /v1/memories");
       let n = 0;
       const store = await load({
@@ -174,8 +157,8 @@ export const serverSuite: Suite = {
       });
       for (const [name, run] of [
         ["healthz", health],
-        ["recall", recall],
-        ["recall_single_thread", singleThread],
+        ["recall", recall.workers],
+        ["recall_single_thread", recall.single],
         ["store", store],
       ] as const) {
         add(`${name}.req_per_s`, run.reqPerS, "req/s", "higher");
@@ -183,14 +166,20 @@ export const serverSuite: Suite = {
         add(`${name}.p99_ms`, run.p99, "ms", "lower");
         add(`${name}.errors`, run.errors, "requests", "lower");
       }
-      add("direct.recall_per_s", direct.recallPerS, "ops/s", "higher");
-      add("direct.store_per_s", direct.storePerS, "ops/s", "higher");
-      add("ratio.recall_http_vs_direct", recall.reqPerS / direct.recallPerS, "×", "higher");
-      add("ratio.recall_workers_vs_single_thread", recall.reqPerS / singleThread.reqPerS, "×", "higher");
-      add("ratio.store_http_vs_direct", store.reqPerS / direct.storePerS, "×", "higher");
+      add("direct.recall_per_s", recall.directPerS, "ops/s", "higher");
+      add("direct.store_per_s", storePerS, "ops/s", "higher");
+      add("parallel_capacity", recall.capacity, "cores", "higher");
+      add("ratio.recall_http_vs_direct", recall.httpVsDirect, "×", "higher");
+      add("ratio.recall_http_vs_direct_per_core", recall.httpVsDirectPerCore, "×", "higher");
+      add("ratio.recall_workers_vs_single_thread", recall.workersVsSingle, "×", "higher");
+      add("ratio.store_http_vs_direct", store.reqPerS / storePerS, "×", "higher");
     } finally {
-      server.child.kill("SIGTERM");
-      await once(server.child, "exit");
+      await capacity.close();
+      await direct.close();
+      for (const { child } of [single, server]) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
     }
     ctx.log("server: GET /v1/export of a small and a large store");
     const [small, large] = EXPORT_ENTRIES[ctx.profile];
@@ -224,7 +213,7 @@ export const serverSuite: Suite = {
           title: "HTTP server at 10k entries (autocannon, 10 connections, keyword-only), and exports",
           columns: ["figure", "value", "unit"],
           rows: figures.map((f) => [f.id.replace("server.10k.", "").replace("server.", ""), f.value, f.unit]),
-          note: `${seconds} s per route over loopback; recall rotates ${QUERIES} distinct queries (hot cache on, so every one misses); recall runs on the default 2 recall workers, recall_single_thread on the server's one thread (recall_workers = 0); store writes new keys. GET /healthz shows the HTTP floor; the ratios compare with the same recalls and stores made directly on the store (one at a time) in the same run. Exports: GET /v1/export of ${small} and ${large} entries, each from a fresh server process; rss_growth is its peak resident memory while sending minus its idle size.`,
+          note: `${seconds} s per route over loopback (recall: ${ROUND_S[ctx.profile]} s per way and round); recall rotates ${QUERIES} distinct queries (hot cache on, so every one misses); recall runs on the default 2 recall workers, recall_single_thread on the server's one thread (recall_workers = 0); store writes new keys. GET /healthz shows the HTTP floor. Recall is measured in ${RECALL_ROUNDS} rounds after a warm-up of ${WARMUP_REQUESTS} recalls each way: the same recalls made directly on the store (one at a time), then over HTTP on one thread, then with recall workers, the order rotating each round; recall figures and their ratios are medians over the rounds, each ratio taken within a round. parallel_capacity: the cores two spinning threads got together at the start of each round (1 thread alone = 1); the per-core ratio divides each round's HTTP ÷ direct ratio by it, since recall workers cannot use cores the machine does not give. The store ratio compares with stores made directly in the same run. Exports: GET /v1/export of ${small} and ${large} entries, each from a fresh server process; rss_growth is its peak resident memory while sending minus its idle size.`,
         },
       ],
     };
