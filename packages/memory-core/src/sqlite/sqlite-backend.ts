@@ -57,7 +57,11 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     assertOpen,
     guard,
   });
-  const checkpointer = createWalCheckpointer({ db, logger });
+  const checkpointer = createWalCheckpointer({
+    db,
+    logger,
+    onDegraded: (warning) => warnings.push(warning),
+  });
   const rows = sqliteVectorRows(db, statements, vectors, guard);
   const worker =
     options.provider === null

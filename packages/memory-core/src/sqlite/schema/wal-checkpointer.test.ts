@@ -114,10 +114,12 @@ describe("without a worker, bulk writes checkpoint as before", () => {
   it("a worker that cannot start is reported once, and later bulk writes keep the automatic checkpoint", async () => {
     const db = walDatabase();
     const logger = capturingLogger();
+    const degraded: string[] = [];
     const checkpointer = createWalCheckpointer({
       db,
       logger,
       workerUrl: new URL("./no-such-worker.js", import.meta.url),
+      onDegraded: (warning) => degraded.push(warning),
     });
     onTestFinished(() => checkpointer.close());
 
@@ -129,6 +131,9 @@ describe("without a worker, bulk writes checkpoint as before", () => {
     expect(later).toBe(WAL_AUTOCHECKPOINT_PAGES);
     expect(checkpointer.offThread).toBe(false);
     expect(logger.warnings).toEqual(["bulk writes checkpoint on the writing thread"]);
+    // The same degradation, once, for status().warnings, with why.
+    expect(degraded).toHaveLength(1);
+    expect(degraded[0]).toMatch(/^bulk writes checkpoint on the writing thread: .*no-such-worker/);
     expect(db.prepare("SELECT count(*) FROM notes").pluck().get()).toBe(30);
   });
 

@@ -28,7 +28,12 @@ export interface WalCheckpointerOptions {
   logger: Logger;
   /** The compiled worker script; default the one in dist/. */
   workerUrl?: URL;
+  /** Told once, with the warning, when bulk writes fall back to checkpointing on the writing thread. */
+  onDegraded?: (warning: string) => void;
 }
+
+/** The warning (logged once, and given to `onDegraded`) when the worker cannot run. */
+export const CHECKPOINT_FALLBACK_WARNING = "bulk writes checkpoint on the writing thread";
 
 export interface WalCheckpointer {
   /**
@@ -64,7 +69,10 @@ export function createWalCheckpointer(options: WalCheckpointerOptions): WalCheck
   }
 
   function fail(reason: string): void {
-    if (!failed) logger.warn("bulk writes checkpoint on the writing thread", { reason });
+    if (!failed) {
+      logger.warn(CHECKPOINT_FALLBACK_WARNING, { reason });
+      options.onDegraded?.(`${CHECKPOINT_FALLBACK_WARNING}: ${reason}`);
+    }
     failed = true;
     pending = 0;
     void worker?.terminate();
