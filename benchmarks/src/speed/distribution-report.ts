@@ -3,9 +3,11 @@
  * the extra ones side by side, p50s and their ratios to the plain peers) and a bar chart of vector
  * recall@10 per distribution and size, the figure that differs most between them.
  */
+
 import type { ChartSpec, TableSpec } from "../suite.js";
 import type { SizeResult } from "./measure-size.js";
 import { round } from "./speed-report.js";
+import { RATIO_BLOCKS } from "./time-queries.js";
 
 interface CorpusRow {
   name: string;
@@ -57,6 +59,7 @@ export function distributionTable(result: SizeResult): TableSpec {
     "plain FTS5: the store's tokenizer, the same terms OR-ed, ORDER BY rank",
     "anisotropic: mean of per-word Gaussian vectors plus a shared offset (unrelated entries at cosine ≈ 0.6); " +
       "sparse: feature hashing of the words, sublinear tf; queries embedded from their own words",
+    `claw and the full scan timed in ${RATIO_BLOCKS} alternating blocks of the same queries`,
     "recall of anisotropic and sparse counts a hit tied with the exact 10th (within 1e-6) as found",
     "common keyword store without vectors",
     ...result.corpusNotes,

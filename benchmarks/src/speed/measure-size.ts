@@ -17,7 +17,7 @@ import {
   WHERE_FILTERS,
 } from "./claw-engine.js";
 import { createCorpus } from "./corpus.js";
-import { createFullScan } from "./fullscan-engine.js";
+import { createFullScan, type FullScanEngine } from "./fullscan-engine.js";
 import { createJsScan, overlapAt } from "./js-scan-engine.js";
 import {
   EXTRA_VECTOR_DISTRIBUTIONS,
@@ -29,7 +29,7 @@ import { createPlainFts } from "./plain-fts-engine.js";
 import { createPrecomputedEmbeddings } from "./precomputed-embeddings.js";
 import { addRatios, createSizeFigures, type SizeFigures } from "./size-figures.js";
 import type { SizePlan } from "./size-plan.js";
-import { type Timed, timeQueries } from "./time-queries.js";
+import { RATIO_BLOCKS, type Timed, timeEnginesInBlocks, timeQueries } from "./time-queries.js";
 
 export interface SizeResult {
   plan: SizePlan;
@@ -99,6 +99,8 @@ async function measureDefaultCorpus(
   });
   const clawPath = join(ctx.workDir, `claw-${label}.db`);
   const memory = openClaw(clawPath, embeddings);
+  const fullPath = join(ctx.workDir, `fullscan-${label}.db`);
+  let fullscan: FullScanEngine | null = null;
   let vectorTimes: Timed<number[]>;
   try {
     // With metadata (a project and a tier per entry), so that filtered recall can be timed.
@@ -110,13 +112,28 @@ async function measureDefaultCorpus(
     (globalThis as { gc?: () => void }).gc?.();
     add("claw.rss_mb", process.memoryUsage.rss() / MB, "MB", "lower");
 
+    // Loaded beside claw, so that the two are timed in alternating blocks (time-queries.ts).
+    log("full scan (vec_distance_cosine)");
+    fullscan = createFullScan(fullPath, matrix, dimensions);
+    const full = fullscan;
+
     log(`claw recall (${plan.queries} keyword, ${plan.vectorQueries} vector/hybrid queries)`);
     const keyword = await timeQueries(warmup, keywordQueries, (q) => clawRecall(memory, q.text, "bm25", K));
     latency("claw.keyword", summarize(keyword.times), true);
-    vectorTimes = await timeQueries(warmup, vectorQueries, (q) => clawRecall(memory, q.text, "embedding", K));
-    latency("claw.vector", summarize(vectorTimes.times), true);
-    const hybrid = await timeQueries(warmup, vectorQueries, (q) => clawRecall(memory, q.text, "hybrid", K));
+    const [vector, hybrid, scanned] = (await timeEnginesInBlocks(
+      warmup,
+      vectorQueries,
+      [
+        (q) => clawRecall(memory, q.text, "embedding", K),
+        (q) => clawRecall(memory, q.text, "hybrid", K),
+        (q) => full.search(q.vector, K),
+      ],
+      RATIO_BLOCKS,
+    )) as [Timed<number[]>, Timed<number[]>, Timed<number[]>];
+    vectorTimes = vector;
+    latency("claw.vector", summarize(vector.times), true);
     latency("claw.hybrid", summarize(hybrid.times), true);
+    latency("fullscan.vector", summarize(scanned.times), false);
     for (const [name, where] of Object.entries(WHERE_FILTERS)) {
       log(`claw recall with a metadata filter (${name})`);
       for (const [mode, queries] of [
@@ -138,6 +155,10 @@ async function measureDefaultCorpus(
     add("claw.db_mb", (bytes.file + bytes.wal) / MB, "MB", "lower");
     add("claw.wal_mb", bytes.wal / MB, "MB", "lower");
   } finally {
+    if (fullscan !== null) {
+      fullscan.close();
+      removeDatabase(fullPath);
+    }
     await memory.close();
     removeDatabase(clawPath);
   }
@@ -151,17 +172,6 @@ async function measureDefaultCorpus(
   } finally {
     fts.close();
     removeDatabase(ftsPath);
-  }
-
-  log("full scan (vec_distance_cosine)");
-  const fullPath = join(ctx.workDir, `fullscan-${label}.db`);
-  const fullscan = createFullScan(fullPath, matrix, dimensions);
-  try {
-    const timed = await timeQueries(warmup, vectorQueries, (q) => fullscan.search(q.vector, K));
-    latency("fullscan.vector", summarize(timed.times), false);
-  } finally {
-    fullscan.close();
-    removeDatabase(fullPath);
   }
 
   // The exact top 10 for recall@10, from the JavaScript scan (timed as an engine when planned).

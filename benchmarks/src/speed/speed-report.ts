@@ -2,10 +2,12 @@
  * The speed suite's charts (p50 latency against corpus size, per engine) and one table per size of
  * the default corpus's figures; distribution-report.ts shows the other corpora.
  */
+
 import type { ChartSeries, ChartSpec, TableSpec } from "../suite.js";
 import type { SizeResult } from "./measure-size.js";
 import { ORAMA_SIMILARITY } from "./orama-engine.js";
 import { CORPUS_PREFIXES } from "./size-figures.js";
+import { RATIO_BLOCKS } from "./time-queries.js";
 
 interface SeriesSpec {
   name: string;
@@ -100,6 +102,7 @@ export function speedTable(result: SizeResult): TableSpec {
     `${plan.size.toLocaleString("en")} entries × ${plan.dimensions} dims, seed ${plan.seed}`,
     `RSS includes the suite's own copy of the vectors (${round((plan.size * plan.dimensions * 4) / 2 ** 20)} MB)`,
     `${plan.queries} keyword and ${plan.vectorQueries} vector/hybrid queries after ${plan.warmup} warm-up, top 10`,
+    `claw vector, claw hybrid and the full scan timed in ${RATIO_BLOCKS} alternating blocks of the same queries`,
     `claw hot cache off, hybrid without keyword early return; ${plan.stores} store() with deferred vectors`,
     "plain FTS5: the same entries and query terms in a bare FTS5 table",
     `Orama similarity ≥ ${ORAMA_SIMILARITY}`,

@@ -23,3 +23,34 @@ export async function timeQueries<T>(
   }
   return { times, results };
 }
+
+/** Blocks of the engines timed against each other (claw against the full scan): 4 of 50 in CI. */
+export const RATIO_BLOCKS = 4;
+
+/**
+ * Several engines on the same queries, for ratios between them that a machine's slow minutes do
+ * not decide: each engine warms up first, then the queries run in `blocks` consecutive blocks, and
+ * in each block every engine takes its turn, the first turn rotating from block to block. An engine
+ * keeps its caches warm within a block, and a slow phase of the machine falls on all of them.
+ * Results and times come back per engine, in query order.
+ */
+export async function timeEnginesInBlocks<T>(
+  warmup: readonly CorpusQuery[],
+  queries: readonly CorpusQuery[],
+  engines: readonly ((query: CorpusQuery) => T | Promise<T>)[],
+  blocks: number,
+): Promise<Timed<T>[]> {
+  for (const run of engines) for (const query of warmup) await run(query);
+  const timed: Timed<T>[] = engines.map(() => ({ times: [], results: [] }));
+  const size = Math.ceil(queries.length / Math.max(1, blocks));
+  for (let b = 0, start = 0; start < queries.length; b++, start += size) {
+    const block = queries.slice(start, start + size);
+    for (let k = 0; k < engines.length; k++) {
+      const e = (b + k) % engines.length;
+      const part = await timeQueries([], block, engines[e] as (query: CorpusQuery) => T | Promise<T>);
+      (timed[e] as Timed<T>).times.push(...part.times);
+      (timed[e] as Timed<T>).results.push(...part.results);
+    }
+  }
+  return timed;
+}
