@@ -75,44 +75,31 @@ function evaluate(gate: Gate, values: Map<string, number>): GateResult {
     });
   }
   const rule = checks.map((c) => c.rule).join(" and ") || "(no rule)";
-  if (checks.length === 0)
-    return { figure: gate.figure, value, rule, ok: false, message: `gate on ${gate.figure} has no rule` };
-  if (value === undefined || !Number.isFinite(value)) {
-    return {
-      figure: gate.figure,
-      value,
-      rule,
-      ok: false,
-      message: `${gate.figure} was not produced by this run`,
-    };
-  }
-  if (gate.onlyWhen !== undefined) {
-    const { figure, min } = gate.onlyWhen;
-    const condition = values.get(figure);
-    if (condition === undefined || !Number.isFinite(condition)) {
-      return {
-        figure: gate.figure,
-        value,
-        rule,
-        ok: false,
-        message: `${figure} was not produced by this run`,
-      };
-    }
-    if (condition < min) {
-      const message = `not judged: ${figure} = ${round(condition)} < ${min}`;
-      return { figure: gate.figure, value, rule, ok: true, notJudged: true, message };
-    }
-  }
-  const failed = checks.filter((c) => !c.ok(value));
-  if (failed.length === 0) return { figure: gate.figure, value, rule, ok: true, message: "ok" };
-  const why = gate.why ? ` — ${gate.why}` : "";
-  return {
+  const result = (ok: boolean, message: string): GateResult => ({
     figure: gate.figure,
     value,
     rule,
-    ok: false,
-    message: `${gate.figure} = ${round(value)} breaks ${failed.map((c) => c.rule).join(" and ")}${why}`,
-  };
+    ok,
+    message,
+  });
+  const produced = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v);
+  if (checks.length === 0) return result(false, `gate on ${gate.figure} has no rule`);
+  if (!produced(value)) return result(false, `${gate.figure} was not produced by this run`);
+  if (gate.onlyWhen !== undefined) {
+    const { figure, min } = gate.onlyWhen;
+    const condition = values.get(figure);
+    if (!produced(condition)) return result(false, `${figure} was not produced by this run`);
+    if (condition < min) {
+      return { ...result(true, `not judged: ${figure} = ${round(condition)} < ${min}`), notJudged: true };
+    }
+  }
+  const failed = checks.filter((c) => !c.ok(value));
+  if (failed.length === 0) return result(true, "ok");
+  const why = gate.why ? ` — ${gate.why}` : "";
+  return result(
+    false,
+    `${gate.figure} = ${round(value)} breaks ${failed.map((c) => c.rule).join(" and ")}${why}`,
+  );
 }
 
 function round(value: number): number {
