@@ -34,7 +34,7 @@ export function renderMarkdown(run: RunRecord): string {
     out.push("| figure | value | rule | result |", "|---|---|---|---|");
     for (const r of run.gate.results) {
       out.push(
-        `| \`${r.figure}\` | ${r.value === undefined ? "missing" : formatNumber(r.value)} | ${r.rule} | ${r.ok ? (r.notJudged ? r.message : "ok") : `**${r.message}**`} |`,
+        `| \`${r.figure}\` | ${r.value === undefined ? "missing" : formatNumber(r.value)} | ${r.rule} | ${r.ok ? r.message : `**${r.message}**`} |`,
       );
     }
     out.push("");

@@ -49,6 +49,15 @@ async function directStoreRate(
   return perS;
 }
 
+/** The suite's store, opened keyword-only with the default settings. */
+function openStore(workspaceDir: string): SqliteMemory {
+  return SqliteMemory.open({
+    path: join(workspaceDir, "brain.db"),
+    settings: DEFAULT_CONFIG.memory,
+    embeddings: null,
+  });
+}
+
 /** The server in a child process; resolves with its URL once it listens. */
 async function startChild(
   workspaceDir: string,
@@ -74,11 +83,7 @@ export const serverSuite: Suite = {
     const workspaceDir = join(ctx.workDir, "server-workspace");
     mkdirSync(workspaceDir, { recursive: true });
     const corpus = createCorpus({ size: ENTRIES, dimensions: 8, seed: 9 });
-    const seed = SqliteMemory.open({
-      path: join(workspaceDir, "brain.db"),
-      settings: DEFAULT_CONFIG.memory,
-      embeddings: null,
-    });
+    const seed = openStore(workspaceDir);
     await seed.import(
       Array.from({ length: ENTRIES }, (_, i) => ({ key: `k${i}`, content: corpus.sentenceAt(i) })),
     );
@@ -104,18 +109,17 @@ export const serverSuite: Suite = {
     };
     // The same-run baseline (the same recalls and stores on the store itself, no HTTP) and the
     // same server with recall on its one thread (server.recall_workers = 0), beside the default.
-    const direct = SqliteMemory.open({
-      path: join(workspaceDir, "brain.db"),
-      settings: DEFAULT_CONFIG.memory,
-      embeddings: null,
-    });
+    const direct = openStore(workspaceDir);
     const capacity = openParallelCapacity();
-    const single = await startChild(workspaceDir, 0);
-    const server = await startChild(workspaceDir);
+    const children: ChildProcess[] = [];
     const figures: Figure[] = [];
     const add = (id: string, value: number, unit: string, better: Figure["better"]) =>
       figures.push(figure(`server.10k.${id}`, value, unit, better));
     try {
+      const single = await startChild(workspaceDir, 0);
+      children.push(single.child);
+      const server = await startChild(workspaceDir);
+      children.push(server.child);
       ctx.log(`server: POST /v1/recall, ${RECALL_ROUNDS} rounds of direct, one thread, recall workers`);
       let asked = 0;
       const recall = await measureRecallRounds(
@@ -176,7 +180,7 @@ export const serverSuite: Suite = {
     } finally {
       await capacity.close();
       await direct.close();
-      for (const { child } of [single, server]) {
+      for (const child of children) {
         child.kill("SIGTERM");
         await once(child, "exit");
       }

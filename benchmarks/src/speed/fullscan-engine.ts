@@ -4,6 +4,7 @@
  */
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
+import { removeDatabase } from "./claw-engine.js";
 import type { VectorSearchEngine } from "./js-scan-engine.js";
 
 export interface FullScanEngine extends VectorSearchEngine {
@@ -50,4 +51,23 @@ export function createFullScan(path: string, matrix: Float32Array, dimensions: n
     },
     close: () => db.close(),
   };
+}
+
+/**
+ * A full scan loaded at `path` for the length of `run` (timed beside claw, whose store stays open
+ * meanwhile), then closed and its files removed.
+ */
+export async function withFullScan<T>(
+  path: string,
+  matrix: Float32Array,
+  dimensions: number,
+  run: (engine: FullScanEngine) => Promise<T>,
+): Promise<T> {
+  const engine = createFullScan(path, matrix, dimensions);
+  try {
+    return await run(engine);
+  } finally {
+    engine.close();
+    removeDatabase(path);
+  }
 }

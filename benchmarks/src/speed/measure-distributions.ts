@@ -9,13 +9,13 @@ import { summarize } from "../stats.js";
 import type { SuiteContext } from "../suite.js";
 import { clawRecall, importCorpus, openClaw, openKeywordClaw, removeDatabase } from "./claw-engine.js";
 import { createCorpus, type VectorDistribution } from "./corpus.js";
-import { createFullScan, type FullScanEngine } from "./fullscan-engine.js";
+import { withFullScan } from "./fullscan-engine.js";
 import { createJsScan, overlapWithTies } from "./js-scan-engine.js";
 import { createPlainFts } from "./plain-fts-engine.js";
 import { createPrecomputedEmbeddings } from "./precomputed-embeddings.js";
 import type { SizeFigures } from "./size-figures.js";
 import type { SizePlan } from "./size-plan.js";
-import { RATIO_BLOCKS, type Timed, timeEnginesInBlocks, timeQueries } from "./time-queries.js";
+import { RATIO_BLOCKS, timeEnginesInBlocks, timeQueries } from "./time-queries.js";
 
 /** What a distribution measurement needs of the size plan. */
 export type DistributionPlan = Pick<
@@ -102,30 +102,28 @@ export async function measureVectorDistribution(
   });
   const clawPath = join(ctx.workDir, `claw-${vectors}-${label}.db`);
   const memory = openClaw(clawPath, embeddings);
-  const fullPath = join(ctx.workDir, `fullscan-${vectors}-${label}.db`);
-  let fullscan: FullScanEngine | null = null;
   let found: number[][];
   try {
     await importCorpus(memory, corpus, matrix);
     (globalThis as { gc?: () => void }).gc?.();
     out.add(`${vectors}.claw.rss_mb`, process.memoryUsage.rss() / MB, "MB", "lower");
     log("full scan, timed in alternating blocks with claw");
-    fullscan = createFullScan(fullPath, matrix, dimensions);
-    const full = fullscan;
-    const [claw, scanned] = (await timeEnginesInBlocks(
-      warmup,
-      queries,
-      [(q) => clawRecall(memory, q.text, "embedding", K), (q) => full.search(q.vector, K)],
-      RATIO_BLOCKS,
-    )) as [Timed<number[]>, Timed<number[]>];
+    const [claw, scanned] = await withFullScan(
+      join(ctx.workDir, `fullscan-${vectors}-${label}.db`),
+      matrix,
+      dimensions,
+      (full) =>
+        timeEnginesInBlocks(
+          warmup,
+          queries,
+          [(q) => clawRecall(memory, q.text, "embedding", K), (q) => full.search(q.vector, K)],
+          RATIO_BLOCKS,
+        ),
+    );
     out.latency(`${vectors}.claw.vector`, summarize(claw.times), true);
     out.latency(`${vectors}.fullscan.vector`, summarize(scanned.times), false);
     found = claw.results;
   } finally {
-    if (fullscan !== null) {
-      fullscan.close();
-      removeDatabase(fullPath);
-    }
     await memory.close();
     removeDatabase(clawPath);
   }

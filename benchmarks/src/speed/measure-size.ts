@@ -17,7 +17,7 @@ import {
   WHERE_FILTERS,
 } from "./claw-engine.js";
 import { createCorpus } from "./corpus.js";
-import { createFullScan, type FullScanEngine } from "./fullscan-engine.js";
+import { withFullScan } from "./fullscan-engine.js";
 import { createJsScan, overlapAt } from "./js-scan-engine.js";
 import {
   EXTRA_VECTOR_DISTRIBUTIONS,
@@ -99,8 +99,6 @@ async function measureDefaultCorpus(
   });
   const clawPath = join(ctx.workDir, `claw-${label}.db`);
   const memory = openClaw(clawPath, embeddings);
-  const fullPath = join(ctx.workDir, `fullscan-${label}.db`);
-  let fullscan: FullScanEngine | null = null;
   let vectorTimes: Timed<number[]>;
   try {
     // With metadata (a project and a tier per entry), so that filtered recall can be timed.
@@ -112,24 +110,27 @@ async function measureDefaultCorpus(
     (globalThis as { gc?: () => void }).gc?.();
     add("claw.rss_mb", process.memoryUsage.rss() / MB, "MB", "lower");
 
-    // Loaded beside claw, so that the two are timed in alternating blocks (time-queries.ts).
-    log("full scan (vec_distance_cosine)");
-    fullscan = createFullScan(fullPath, matrix, dimensions);
-    const full = fullscan;
-
     log(`claw recall (${plan.queries} keyword, ${plan.vectorQueries} vector/hybrid queries)`);
     const keyword = await timeQueries(warmup, keywordQueries, (q) => clawRecall(memory, q.text, "bm25", K));
     latency("claw.keyword", summarize(keyword.times), true);
-    const [vector, hybrid, scanned] = (await timeEnginesInBlocks(
-      warmup,
-      vectorQueries,
-      [
-        (q) => clawRecall(memory, q.text, "embedding", K),
-        (q) => clawRecall(memory, q.text, "hybrid", K),
-        (q) => full.search(q.vector, K),
-      ],
-      RATIO_BLOCKS,
-    )) as [Timed<number[]>, Timed<number[]>, Timed<number[]>];
+    // The full scan is loaded beside claw, so that the two are timed in alternating blocks.
+    log("claw vector and hybrid, and the full scan (vec_distance_cosine), in alternating blocks");
+    const [vector, hybrid, scanned] = await withFullScan(
+      join(ctx.workDir, `fullscan-${label}.db`),
+      matrix,
+      dimensions,
+      (full) =>
+        timeEnginesInBlocks(
+          warmup,
+          vectorQueries,
+          [
+            (q) => clawRecall(memory, q.text, "embedding", K),
+            (q) => clawRecall(memory, q.text, "hybrid", K),
+            (q) => full.search(q.vector, K),
+          ],
+          RATIO_BLOCKS,
+        ),
+    );
     vectorTimes = vector;
     latency("claw.vector", summarize(vector.times), true);
     latency("claw.hybrid", summarize(hybrid.times), true);
@@ -155,10 +156,6 @@ async function measureDefaultCorpus(
     add("claw.db_mb", (bytes.file + bytes.wal) / MB, "MB", "lower");
     add("claw.wal_mb", bytes.wal / MB, "MB", "lower");
   } finally {
-    if (fullscan !== null) {
-      fullscan.close();
-      removeDatabase(fullPath);
-    }
     await memory.close();
     removeDatabase(clawPath);
   }

@@ -34,23 +34,29 @@ export const RATIO_BLOCKS = 4;
  * keeps its caches warm within a block, and a slow phase of the machine falls on all of them.
  * Results and times come back per engine, in query order.
  */
-export async function timeEnginesInBlocks<T>(
+export async function timeEnginesInBlocks<const E extends readonly Engine<unknown>[]>(
   warmup: readonly CorpusQuery[],
   queries: readonly CorpusQuery[],
-  engines: readonly ((query: CorpusQuery) => T | Promise<T>)[],
+  engines: E,
   blocks: number,
-): Promise<Timed<T>[]> {
+): Promise<TimedEach<E>> {
   for (const run of engines) for (const query of warmup) await run(query);
-  const timed: Timed<T>[] = engines.map(() => ({ times: [], results: [] }));
+  const timed: Timed<unknown>[] = engines.map(() => ({ times: [], results: [] }));
   const size = Math.ceil(queries.length / Math.max(1, blocks));
   for (let b = 0, start = 0; start < queries.length; b++, start += size) {
     const block = queries.slice(start, start + size);
     for (let k = 0; k < engines.length; k++) {
       const e = (b + k) % engines.length;
-      const part = await timeQueries([], block, engines[e] as (query: CorpusQuery) => T | Promise<T>);
-      (timed[e] as Timed<T>).times.push(...part.times);
-      (timed[e] as Timed<T>).results.push(...part.results);
+      const part = await timeQueries([], block, engines[e] as Engine<unknown>);
+      (timed[e] as Timed<unknown>).times.push(...part.times);
+      (timed[e] as Timed<unknown>).results.push(...part.results);
     }
   }
-  return timed;
+  return timed as TimedEach<E>;
 }
+
+type Engine<T> = (query: CorpusQuery) => T | Promise<T>;
+/** One Timed per engine, each with that engine's result type. */
+type TimedEach<E extends readonly Engine<unknown>[]> = {
+  [I in keyof E]: Timed<Awaited<ReturnType<E[I]>>>;
+};

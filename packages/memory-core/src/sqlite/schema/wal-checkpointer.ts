@@ -33,7 +33,7 @@ export interface WalCheckpointerOptions {
 }
 
 /** The warning (logged once, and given to `onDegraded`) when the worker cannot run. */
-export const CHECKPOINT_FALLBACK_WARNING = "bulk writes checkpoint on the writing thread";
+const CHECKPOINT_FALLBACK_WARNING = "bulk writes checkpoint on the writing thread";
 
 export interface WalCheckpointer {
   /**
