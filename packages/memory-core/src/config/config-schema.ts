@@ -139,6 +139,9 @@ export const memorySettingsSchema = z.strictObject(
     /** SQLite: most matching entries a keyword query ranks; its most common terms leave the MATCH
      *  (rarest kept) until the rest fit, and count only in the re-rank. 0 = rank every match. */
     keywordRankBudget: nonNegativeInteger().default(5_000),
+    /** SQLite: page cache of each connection, in MiB (seed 000: 2). A cache smaller than the log
+     *  and the pages a search reads re-reads them from the file on every search. */
+    sqliteCacheMib: integerBetween(1, 4_096).default(16),
     recallLimitMax: positiveInteger().default(1_000),
     closeTimeoutMs: nonNegativeInteger().default(10_000),
     /** Where local ONNX models are downloaded from. */

@@ -48,6 +48,7 @@ describe("parseConfig defaults", () => {
       mmrLambda: 0.7,
       sessionContextWeight: 0.5,
       keywordRankBudget: 5_000,
+      sqliteCacheMib: 16,
       recallLimitMax: 1000,
       closeTimeoutMs: 10000,
       modelBaseUrl: "https://huggingface.co",

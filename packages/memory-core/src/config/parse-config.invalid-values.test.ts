@@ -41,6 +41,7 @@ describe("invalid values are INVALID_INPUT naming the TOML key", () => {
     [{ memory: { autoSave: "yes" } }, "memory.auto_save", 'expected true or false, got "yes"'],
     [{ memory: { searchMode: "fuzzy" } }, "memory.search_mode", 'one of "hybrid", "embedding", "bm25"'],
     [{ memory: { backend: "mysql" } }, "memory.backend", 'got "mysql"'],
+    [{ memory: { sqliteCacheMib: 0 } }, "memory.sqlite_cache_mib", "an integer between 1 and 4096, got 0"],
   ])("%j → %s", (input, key, text) => {
     const error = invalid(input);
 

@@ -22,12 +22,18 @@ export interface OpenStoreOptions {
   logger: Logger;
   newId: () => string;
   loadVectorExtension: boolean;
+  /** The connection's page cache, in KiB (default: seed 000's 2000). */
+  cacheKib?: number;
 }
 
 /** Opens the database, migrates it, builds the vector index and applies the provider fingerprint. */
 export function openStore(options: OpenStoreOptions): StoreParts {
   const { provider, logger } = options;
-  const opened = openDatabase(options.path, { logger, loadVectorExtension: options.loadVectorExtension });
+  const opened = openDatabase(options.path, {
+    logger,
+    loadVectorExtension: options.loadVectorExtension,
+    cacheKib: options.cacheKib,
+  });
   const { db } = opened;
   try {
     migrate(db, options.newId);

@@ -35,12 +35,14 @@ export interface SqliteBackendOptions extends BackendOpenOptions {
 export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<RankRow> {
   const { settings, logger } = options;
   const listeners: Array<() => void> = [];
+  const cacheKib = settings.sqliteCacheMib * 1024;
   const parts = openStore({
     path: options.path,
     provider: options.provider,
     logger,
     newId: options.newId,
     loadVectorExtension: options.loadVectorExtension,
+    cacheKib,
   });
   const { db, statements, vectors, warnings } = parts;
   let closed = false;
@@ -56,6 +58,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     newId: options.newId,
     assertOpen,
     guard,
+    cacheKib,
   });
   const checkpointer = createWalCheckpointer({
     db,

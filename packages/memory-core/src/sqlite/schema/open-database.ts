@@ -10,21 +10,26 @@ export interface OpenedDatabase {
   vecUnavailableReason?: string;
 }
 
-/** The seed's page cache per connection, in KiB (`PRAGMA cache_size` takes it negated). */
-export const PAGE_CACHE_KIB = 2000;
+/** Seed 000's page cache per connection, in KiB. */
+const SEED_CACHE_KIB = 2000;
 
-/** Opens the database with the seed's PRAGMAs and tries to load sqlite-vec. */
-export function openDatabase(
-  path: string,
-  options: { logger: Logger; busyTimeoutMs?: number; loadVectorExtension?: boolean },
-): OpenedDatabase {
+export interface OpenDatabaseOptions {
+  logger: Logger;
+  busyTimeoutMs?: number;
+  loadVectorExtension?: boolean;
+  /** The page cache, in KiB (`PRAGMA cache_size` takes it negated); default: the seed's 2000. */
+  cacheKib?: number;
+}
+
+/** Opens the database with the seed's PRAGMAs (and the page cache asked for); tries to load sqlite-vec. */
+export function openDatabase(path: string, options: OpenDatabaseOptions): OpenedDatabase {
   const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("temp_store = MEMORY");
     db.pragma("mmap_size = 8388608");
-    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    db.pragma(`cache_size = -${options.cacheKib ?? SEED_CACHE_KIB}`);
     db.pragma("foreign_keys = ON");
   } catch (error) {
     db.close();

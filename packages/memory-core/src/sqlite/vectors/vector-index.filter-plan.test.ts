@@ -1,38 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { silentLogger } from "@claw/memory-api";
-import type { Statement } from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { whereOf } from "../../metadata/where-filter.js";
 import { openStore } from "../open-store.js";
 import { createMetaStore } from "../schema/meta-store.js";
-import type { StatementCache } from "../schema/statement-cache.js";
 import { tempDir } from "../test-support/temp-memory.js";
+import { type Ran, recording } from "./test-support/recording-statements.js";
 import { sparseSet } from "./test-support/vector-sets.js";
 import { openSetMemory, textOf } from "./test-support/vector-store.js";
 import { createVectorIndex } from "./vector-index.js";
-
-/** Every statement a search ran that reads embeddings, with the arguments it ran with. */
-type Ran = Array<{ statement: Statement; args: unknown[] }>;
-
-function recording(statements: StatementCache, ran: Ran): StatementCache {
-  return {
-    get(sql) {
-      const statement = statements.get(sql);
-      if (!sql.includes("m.embedding")) return statement;
-      return new Proxy(statement, {
-        get(target, property) {
-          if (property !== "all") return Reflect.get(target, property);
-          return (...args: unknown[]) => {
-            ran.push({ statement: target, args });
-            return target.all(...args);
-          };
-        },
-      });
-    },
-    clear: statements.clear,
-  };
-}
 
 describe("a vector search narrowed to a few rows", () => {
   it("reads the candidates by rid, never by walking the namespace's index", async () => {

@@ -227,6 +227,9 @@ export function createVectorIndex(
       if (current === null) return [];
       const query = float32ToBlob(queryVector);
       let wanted = candidatesFor(k, current.codes.count, minCandidates);
+      // A pool as large as the store would re-rank every vector anyway: the exact scan does it
+      // without the codes' pass and the candidates' join (1k × 384: ~0.6 ms against ~2 ms).
+      if (wanted >= current.codes.count) return ranked(query, queryVector, null, filter, k);
       // A metadata filter the metadata index says names few entries: no more than a candidate
       // pool, they are ranked exactly; more, the codes of just those are scanned.
       const narrow = narrowestField(

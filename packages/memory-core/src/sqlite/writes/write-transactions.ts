@@ -2,7 +2,6 @@
 // changes counted for the full-text index merge (the façade clears its recall cache after each).
 import type { RemovalNote } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
-import { PAGE_CACHE_KIB } from "../schema/open-database.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { type IndexMerge, unindexFullTextWhere } from "../search/fts-index.js";
 import { unindexFieldsWhere } from "../search/metadata-fields.js";
@@ -28,6 +27,8 @@ export interface EntryWriterOptions {
   assertOpen: () => void;
   /** Wraps each transaction: SQLite failures surface as STORAGE. */
   guard: StorageGuard;
+  /** The connection's page cache, in KiB: a bulk write raises it to BULK_CACHE_KIB at least. */
+  cacheKib: number;
 }
 
 export interface EntryWriter {
@@ -50,9 +51,9 @@ export interface EntryWriter {
 }
 
 /**
- * A write of at least this many entries (a bulk import) runs with a page cache of BULK_CACHE_KIB:
- * its index pages stay cached between rows (+3–5 % entries/s at 100k), and the seed's 2 MB comes
- * back when it ends, so a store between imports holds no more memory than before.
+ * A write of at least this many entries (a bulk import) runs with a page cache of BULK_CACHE_KIB
+ * at least: its index pages stay cached between rows (+3–5 % entries/s at 100k against the seed's
+ * 2 MB), and the connection's own size comes back when it ends.
  */
 const BULK_WRITE_ENTRIES = 1_000;
 const BULK_CACHE_KIB = 16_000;
@@ -115,7 +116,7 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     collect: (write: EntryWrite, row: WrittenRow) => T,
   ): T[] {
     assertOpen();
-    const bulk = writes.length >= BULK_WRITE_ENTRIES;
+    const bulk = writes.length >= BULK_WRITE_ENTRIES && options.cacheKib < BULK_CACHE_KIB;
     if (bulk) db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
     try {
       return guard(() =>
@@ -130,7 +131,7 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
         }),
       );
     } finally {
-      if (bulk) db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+      if (bulk) db.pragma(`cache_size = -${options.cacheKib}`);
     }
   }
 

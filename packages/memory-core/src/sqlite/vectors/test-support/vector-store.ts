@@ -3,6 +3,7 @@ import { silentLogger } from "@claw/memory-api";
 import { onTestFinished } from "vitest";
 import { openStore } from "../../open-store.js";
 import { createMetaStore, type MetaStore } from "../../schema/meta-store.js";
+import type { StatementCache } from "../../schema/statement-cache.js";
 import { SqliteMemory } from "../../sqlite-memory.js";
 import { createVectorIndex, type VectorIndex } from "../vector-index.js";
 import { tableProvider, type VectorSet } from "./vector-sets.js";
@@ -41,7 +42,12 @@ export async function storeVectors(memory: SqliteMemory, from: number, to: numbe
 /** A second connection with its own vector index, as another process would have. */
 export function openIndex(
   path: string,
-  options: { minCandidates?: number; loadVectorExtension?: boolean } = {},
+  options: {
+    minCandidates?: number;
+    loadVectorExtension?: boolean;
+    /** Wraps the statements the index runs (to record them). */
+    statements?: (statements: StatementCache) => StatementCache;
+  } = {},
 ): OpenedIndex {
   const store = openStore({
     path,
@@ -54,7 +60,8 @@ export function openIndex(
     store.db.close();
   });
   const meta = createMetaStore(store.db);
-  const index = createVectorIndex(store.db, store.statements, meta, store.vectors.kind === "sqlite-vec", {
+  const statements = options.statements?.(store.statements) ?? store.statements;
+  const index = createVectorIndex(store.db, statements, meta, store.vectors.kind === "sqlite-vec", {
     minCandidates: options.minCandidates,
   });
   return {
