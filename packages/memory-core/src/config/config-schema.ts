@@ -142,6 +142,9 @@ export const memorySettingsSchema = z.strictObject(
     /** SQLite: page cache of each connection, in MiB (seed 000: 2). A cache smaller than the log
      *  and the pages a search reads re-reads them from the file on every search. */
     sqliteCacheMib: integerBetween(1, 4_096).default(16),
+    /** SQLite: how much of the file each connection reads through a memory map, in MiB (seed
+     *  000: 8; SQLite caps it near 2 GiB; 0 = none). Pages past the map are copied in by read(). */
+    sqliteMmapMib: integerBetween(0, 2_048).default(2_048),
     recallLimitMax: positiveInteger().default(1_000),
     closeTimeoutMs: nonNegativeInteger().default(10_000),
     /** Where local ONNX models are downloaded from. */

@@ -49,6 +49,7 @@ describe("parseConfig defaults", () => {
       sessionContextWeight: 0.5,
       keywordRankBudget: 5_000,
       sqliteCacheMib: 16,
+      sqliteMmapMib: 2048,
       recallLimitMax: 1000,
       closeTimeoutMs: 10000,
       modelBaseUrl: "https://huggingface.co",

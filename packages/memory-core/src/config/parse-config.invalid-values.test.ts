@@ -42,6 +42,11 @@ describe("invalid values are INVALID_INPUT naming the TOML key", () => {
     [{ memory: { searchMode: "fuzzy" } }, "memory.search_mode", 'one of "hybrid", "embedding", "bm25"'],
     [{ memory: { backend: "mysql" } }, "memory.backend", 'got "mysql"'],
     [{ memory: { sqliteCacheMib: 0 } }, "memory.sqlite_cache_mib", "an integer between 1 and 4096, got 0"],
+    [
+      { memory: { sqliteMmapMib: 4096 } },
+      "memory.sqlite_mmap_mib",
+      "an integer between 0 and 2048, got 4096",
+    ],
   ])("%j → %s", (input, key, text) => {
     const error = invalid(input);
 

@@ -22,8 +22,9 @@ export interface OpenStoreOptions {
   logger: Logger;
   newId: () => string;
   loadVectorExtension: boolean;
-  /** The connection's page cache, in KiB (default: seed 000's 2000). */
+  /** The connection's page cache, in KiB, and its memory map, in bytes (default: seed 000's). */
   cacheKib?: number;
+  mmapBytes?: number;
 }
 
 /** Opens the database, migrates it, builds the vector index and applies the provider fingerprint. */
@@ -33,6 +34,7 @@ export function openStore(options: OpenStoreOptions): StoreParts {
     logger,
     loadVectorExtension: options.loadVectorExtension,
     cacheKib: options.cacheKib,
+    mmapBytes: options.mmapBytes,
   });
   const { db } = opened;
   try {

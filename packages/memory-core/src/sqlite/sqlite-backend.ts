@@ -43,6 +43,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     newId: options.newId,
     loadVectorExtension: options.loadVectorExtension,
     cacheKib,
+    mmapBytes: settings.sqliteMmapMib * 1024 * 1024,
   });
   const { db, statements, vectors, warnings } = parts;
   let closed = false;

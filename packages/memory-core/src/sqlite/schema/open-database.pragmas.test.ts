@@ -4,11 +4,11 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { tempDir } from "../test-support/temp-memory.js";
 import { openDatabase } from "./open-database.js";
 
-function opened(cacheKib?: number) {
+function opened(sizes: { cacheKib?: number; mmapBytes?: number } = {}) {
   const { db } = openDatabase(join(tempDir(), "brain.db"), {
     logger: silentLogger,
     loadVectorExtension: false,
-    ...(cacheKib === undefined ? {} : { cacheKib }),
+    ...sizes,
   });
   onTestFinished(() => {
     db.close();
@@ -25,7 +25,14 @@ describe("a connection's PRAGMAs", () => {
     expect(db.pragma("cache_size", { simple: true })).toBe(-2000);
   });
 
-  it("take the page cache asked for, in KiB", () => {
-    expect(opened(16 * 1024).pragma("cache_size", { simple: true })).toBe(-16_384);
+  it("take the page cache (KiB) and the map (bytes) asked for", () => {
+    const db = opened({ cacheKib: 16 * 1024, mmapBytes: 64 * 1024 * 1024 });
+    expect(db.pragma("cache_size", { simple: true })).toBe(-16_384);
+    expect(db.pragma("mmap_size", { simple: true })).toBe(67_108_864);
+  });
+
+  it("map no more than SQLite's limit (~2 GiB), and nothing when asked for 0", () => {
+    expect(opened({ mmapBytes: 2048 * 1024 * 1024 }).pragma("mmap_size", { simple: true })).toBe(0x7fff0000);
+    expect(opened({ mmapBytes: 0 }).pragma("mmap_size", { simple: true })).toBe(0);
   });
 });

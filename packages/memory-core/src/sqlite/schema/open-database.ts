@@ -10,8 +10,9 @@ export interface OpenedDatabase {
   vecUnavailableReason?: string;
 }
 
-/** Seed 000's page cache per connection, in KiB. */
+/** Seed 000's page cache per connection, in KiB, and its memory map, in bytes. */
 const SEED_CACHE_KIB = 2000;
+const SEED_MMAP_BYTES = 8_388_608;
 
 export interface OpenDatabaseOptions {
   logger: Logger;
@@ -19,6 +20,8 @@ export interface OpenDatabaseOptions {
   loadVectorExtension?: boolean;
   /** The page cache, in KiB (`PRAGMA cache_size` takes it negated); default: the seed's 2000. */
   cacheKib?: number;
+  /** Bytes of the file read through a memory map; default: the seed's 8 MB. */
+  mmapBytes?: number;
 }
 
 /** Opens the database with the seed's PRAGMAs (and the page cache asked for); tries to load sqlite-vec. */
@@ -28,7 +31,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions): Opened
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("temp_store = MEMORY");
-    db.pragma("mmap_size = 8388608");
+    db.pragma(`mmap_size = ${options.mmapBytes ?? SEED_MMAP_BYTES}`);
     db.pragma(`cache_size = -${options.cacheKib ?? SEED_CACHE_KIB}`);
     db.pragma("foreign_keys = ON");
   } catch (error) {
