@@ -4,6 +4,7 @@
  * default corpus first, then (when planned) the other distributions, one matrix at a time.
  */
 import { join } from "node:path";
+import type { SearchMode, WhereFilter } from "@claw/memory-api";
 import { summarize } from "../stats.js";
 import type { Figure, SuiteContext } from "../suite.js";
 import {
@@ -16,7 +17,7 @@ import {
   removeDatabase,
   WHERE_FILTERS,
 } from "./claw-engine.js";
-import { createCorpus } from "./corpus.js";
+import { type CorpusQuery, createCorpus } from "./corpus.js";
 import { withFullScan } from "./fullscan-engine.js";
 import { createJsScan, overlapAt } from "./js-scan-engine.js";
 import {
@@ -110,12 +111,24 @@ async function measureDefaultCorpus(
     (globalThis as { gc?: () => void }).gc?.();
     add("claw.rss_mb", process.memoryUsage.rss() / MB, "MB", "lower");
 
-    log(`claw recall (${plan.queries} keyword, ${plan.vectorQueries} vector/hybrid queries)`);
-    const keyword = await timeQueries(warmup, keywordQueries, (q) => clawRecall(memory, q.text, "bm25", K));
+    // Each mode unfiltered and under the two metadata filters in alternating blocks: the gated
+    // filtered ÷ unfiltered ratios then compare the same minutes of the machine.
+    const { where10, where2 } = WHERE_FILTERS;
+    const recall = (mode: SearchMode, where?: WhereFilter) => (q: CorpusQuery) =>
+      clawRecall(memory, q.text, mode, K, where);
+    log(`claw keyword recall (${plan.queries} queries), unfiltered and filtered, in alternating blocks`);
+    const [keyword, keyword10, keyword2] = await timeEnginesInBlocks(
+      warmup,
+      keywordQueries,
+      [recall("bm25"), recall("bm25", where10), recall("bm25", where2)],
+      RATIO_BLOCKS,
+    );
     latency("claw.keyword", summarize(keyword.times), true);
+    latency("claw.keyword.where10", summarize(keyword10.times), false);
+    latency("claw.keyword.where2", summarize(keyword2.times), false);
     // The full scan is loaded beside claw, so that the two are timed in alternating blocks.
-    log("claw vector and hybrid, and the full scan (vec_distance_cosine), in alternating blocks");
-    const [vector, hybrid, scanned] = await withFullScan(
+    log("claw vector and hybrid (unfiltered and filtered), and the full scan, in alternating blocks");
+    const [vector, hybrid, scanned, vector10, hybrid10, vector2, hybrid2] = await withFullScan(
       join(ctx.workDir, `fullscan-${label}.db`),
       matrix,
       dimensions,
@@ -124,9 +137,13 @@ async function measureDefaultCorpus(
           warmup,
           vectorQueries,
           [
-            (q) => clawRecall(memory, q.text, "embedding", K),
-            (q) => clawRecall(memory, q.text, "hybrid", K),
+            recall("embedding"),
+            recall("hybrid"),
             (q) => full.search(q.vector, K),
+            recall("embedding", where10),
+            recall("hybrid", where10),
+            recall("embedding", where2),
+            recall("hybrid", where2),
           ],
           RATIO_BLOCKS,
         ),
@@ -135,20 +152,10 @@ async function measureDefaultCorpus(
     latency("claw.vector", summarize(vector.times), true);
     latency("claw.hybrid", summarize(hybrid.times), true);
     latency("fullscan.vector", summarize(scanned.times), false);
-    for (const [name, where] of Object.entries(WHERE_FILTERS)) {
-      log(`claw recall with a metadata filter (${name})`);
-      for (const [mode, queries] of [
-        ["keyword", keywordQueries],
-        ["vector", vectorQueries],
-        ["hybrid", vectorQueries],
-      ] as const) {
-        const engineMode = mode === "keyword" ? "bm25" : mode === "vector" ? "embedding" : "hybrid";
-        const timed = await timeQueries(warmup, queries, (q) =>
-          clawRecall(memory, q.text, engineMode, K, where),
-        );
-        latency(`claw.${mode}.${name}`, summarize(timed.times), false);
-      }
-    }
+    latency("claw.vector.where10", summarize(vector10.times), false);
+    latency("claw.hybrid.where10", summarize(hybrid10.times), false);
+    latency("claw.vector.where2", summarize(vector2.times), false);
+    latency("claw.hybrid.where2", summarize(hybrid2.times), false);
 
     log(`claw store() × ${plan.stores}`);
     latency("claw.store", summarize(await measureStores(memory, corpus, embeddings, plan.stores)), false);

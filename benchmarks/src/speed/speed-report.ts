@@ -102,7 +102,7 @@ export function speedTable(result: SizeResult): TableSpec {
     `${plan.size.toLocaleString("en")} entries × ${plan.dimensions} dims, seed ${plan.seed}`,
     `RSS includes the suite's own copy of the vectors (${round((plan.size * plan.dimensions * 4) / 2 ** 20)} MB)`,
     `${plan.queries} keyword and ${plan.vectorQueries} vector/hybrid queries after ${plan.warmup} warm-up, top 10`,
-    `claw vector, claw hybrid and the full scan timed in ${RATIO_BLOCKS} alternating blocks of the same queries`,
+    `claw vector, claw hybrid and the full scan timed in ${RATIO_BLOCKS} alternating blocks of the same queries, each claw mode also under the two metadata filters (keyword: unfiltered and filtered in blocks of their own)`,
     `claw hot cache off, hybrid without keyword early return; ${plan.stores} store() with deferred vectors`,
     "plain FTS5: the same entries and query terms in a bare FTS5 table",
     `Orama similarity ≥ ${ORAMA_SIMILARITY}`,

@@ -24,7 +24,7 @@ export interface OpenDatabaseOptions {
   mmapBytes?: number;
 }
 
-/** Opens the database with the seed's PRAGMAs (and the page cache asked for); tries to load sqlite-vec. */
+/** Opens the database with the seed's PRAGMAs, or the cache and map sizes asked for; tries to load sqlite-vec. */
 export function openDatabase(path: string, options: OpenDatabaseOptions): OpenedDatabase {
   const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
   try {

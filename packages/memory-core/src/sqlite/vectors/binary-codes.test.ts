@@ -36,6 +36,19 @@ describe("binary codes", () => {
     expect(codes.nearest(e.query(v(-1, -1, -1, -1)), 1)).toEqual([3]);
     expect(codes.nearest(e.query(v(1, 1, 1, 1)), 5000)).toHaveLength(2998);
   });
+
+  it("counts the codes of each namespace through replaces, moves and deletes", () => {
+    const e = encoder(4);
+    const codes = new BinaryCodes(e.words);
+    for (let rid = 1; rid <= 5; rid++) codes.set(rid, rid <= 3 ? "a" : "b", e.encode(v(1, 1, 1, rid)));
+    codes.set(2, "a", e.encode(v(1, 1, 1, -1)));
+    codes.set(3, "b", e.encode(v(1, 1, 1, -1)));
+    codes.delete(4);
+    codes.delete(4);
+    expect([codes.countIn("a"), codes.countIn("b"), codes.countIn("missing"), codes.countIn()]).toEqual([
+      2, 2, 0, 4,
+    ]);
+  });
 });
 
 describe("top scores", () => {

@@ -20,6 +20,8 @@ export class BinaryCodes {
   private namespaces = new Int32Array(0);
   private readonly slotOf = new Map<number, number>();
   private readonly namespaceIds = new Map<string, number>();
+  /** Codes per namespace id. */
+  private readonly perNamespace: number[] = [];
 
   /** `words`: 32-bit words per code (VectorEncoder.words). */
   constructor(readonly words: number) {}
@@ -28,15 +30,26 @@ export class BinaryCodes {
     return this.size;
   }
 
+  /** How many codes a search within `namespace` (every one when undefined) would scan. */
+  countIn(namespace?: string): number {
+    if (namespace === undefined) return this.size;
+    const id = this.namespaceIds.get(namespace);
+    return id === undefined ? 0 : (this.perNamespace[id] ?? 0);
+  }
+
   set(rid: number, namespace: string, encoded: EncodedVector): void {
     let slot = this.slotOf.get(rid);
+    const id = this.namespaceId(namespace);
     if (slot === undefined) {
       slot = this.size++;
       this.grow(this.size);
       this.slotOf.set(rid, slot);
       this.rids[slot] = rid;
+    } else {
+      this.counted(this.namespaces[slot] as number, -1);
     }
-    this.namespaces[slot] = this.namespaceId(namespace);
+    this.counted(id, 1);
+    this.namespaces[slot] = id;
     this.codes.set(encoded.code.subarray(0, this.words), slot * this.words);
     this.inverseNorms[slot] = encoded.inverseNorm;
     this.scales[slot] = encoded.scale;
@@ -45,6 +58,7 @@ export class BinaryCodes {
   delete(rid: number): void {
     const slot = this.slotOf.get(rid);
     if (slot === undefined) return;
+    this.counted(this.namespaces[slot] as number, -1);
     const last = --this.size;
     if (slot !== last) {
       // Swap-remove keeps the arrays dense so the scan never skips holes.
@@ -107,6 +121,10 @@ export class BinaryCodes {
         (table[t + 768 + (x >>> 24)] as number);
     }
     return (inverseNorms[slot] as number) * offset + (scales[slot] as number) * (2 * sum - total);
+  }
+
+  private counted(namespaceId: number, change: number): void {
+    this.perNamespace[namespaceId] = (this.perNamespace[namespaceId] ?? 0) + change;
   }
 
   private namespaceId(namespace: string): number {

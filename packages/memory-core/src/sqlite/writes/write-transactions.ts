@@ -116,8 +116,8 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     collect: (write: EntryWrite, row: WrittenRow) => T,
   ): T[] {
     assertOpen();
-    const bulk = writes.length >= BULK_WRITE_ENTRIES && options.cacheKib < BULK_CACHE_KIB;
-    if (bulk) db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+    const raise = writes.length >= BULK_WRITE_ENTRIES && options.cacheKib < BULK_CACHE_KIB;
+    if (raise) db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
     try {
       return guard(() =>
         transact(() => {
@@ -131,7 +131,7 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
         }),
       );
     } finally {
-      if (bulk) db.pragma(`cache_size = -${options.cacheKib}`);
+      if (raise) db.pragma(`cache_size = -${options.cacheKib}`);
     }
   }
 
