@@ -2,7 +2,7 @@ import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import { createMetaStore } from "./schema/meta-store.js";
 import { migrate } from "./schema/migrate.js";
-import { openDatabase } from "./schema/open-database.js";
+import { type ConnectionSizes, openDatabase } from "./schema/open-database.js";
 import { applyFingerprint } from "./schema/provider-fingerprint.js";
 import { createStatementCache, type StatementCache } from "./schema/statement-cache.js";
 import { createVectorIndex, type VectorIndex } from "./vectors/vector-index.js";
@@ -22,9 +22,7 @@ export interface OpenStoreOptions {
   logger: Logger;
   newId: () => string;
   loadVectorExtension: boolean;
-  /** The connection's page cache, in KiB, and its memory map, in bytes (default: seed 000's). */
-  cacheKib?: number;
-  mmapBytes?: number;
+  sizes: ConnectionSizes;
 }
 
 /** Opens the database, migrates it, builds the vector index and applies the provider fingerprint. */
@@ -33,8 +31,7 @@ export function openStore(options: OpenStoreOptions): StoreParts {
   const opened = openDatabase(options.path, {
     logger,
     loadVectorExtension: options.loadVectorExtension,
-    cacheKib: options.cacheKib,
-    mmapBytes: options.mmapBytes,
+    sizes: options.sizes,
   });
   const { db } = opened;
   try {

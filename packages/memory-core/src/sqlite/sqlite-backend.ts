@@ -10,6 +10,7 @@ import { openStore } from "./open-store.js";
 import type { RankRow } from "./reads/entry-row.js";
 import { rowToEntry } from "./reads/entry-row.js";
 import * as read from "./reads/read-entries.js";
+import { connectionSizes } from "./schema/open-database.js";
 import { createWalCheckpointer } from "./schema/wal-checkpointer.js";
 import { createIndexMerge } from "./search/fts-index.js";
 import { rebuildFullText } from "./search/rebuild-full-text.js";
@@ -35,15 +36,14 @@ export interface SqliteBackendOptions extends BackendOpenOptions {
 export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<RankRow> {
   const { settings, logger } = options;
   const listeners: Array<() => void> = [];
-  const cacheKib = settings.sqliteCacheMib * 1024;
+  const sizes = connectionSizes(settings);
   const parts = openStore({
     path: options.path,
     provider: options.provider,
     logger,
     newId: options.newId,
     loadVectorExtension: options.loadVectorExtension,
-    cacheKib,
-    mmapBytes: settings.sqliteMmapMib * 1024 * 1024,
+    sizes,
   });
   const { db, statements, vectors, warnings } = parts;
   let closed = false;
@@ -59,7 +59,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     newId: options.newId,
     assertOpen,
     guard,
-    cacheKib,
+    cacheKib: sizes.cacheKib,
   });
   const checkpointer = createWalCheckpointer({
     db,

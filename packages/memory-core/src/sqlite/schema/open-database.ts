@@ -10,29 +10,38 @@ export interface OpenedDatabase {
   vecUnavailableReason?: string;
 }
 
-/** Seed 000's page cache per connection, in KiB, and its memory map, in bytes. */
-const SEED_CACHE_KIB = 2000;
-const SEED_MMAP_BYTES = 8_388_608;
+/** A connection's page cache and memory map (the `sqlite_cache_mib` and `sqlite_mmap_mib` settings). */
+export interface ConnectionSizes {
+  /** The page cache, in KiB (`PRAGMA cache_size` takes it negated). */
+  cacheKib: number;
+  /** Bytes of the file read through a memory map. */
+  mmapBytes: number;
+}
+
+/** The sizes the settings give each connection. */
+export function connectionSizes(settings: {
+  sqliteCacheMib: number;
+  sqliteMmapMib: number;
+}): ConnectionSizes {
+  return { cacheKib: settings.sqliteCacheMib * 1024, mmapBytes: settings.sqliteMmapMib * 1024 * 1024 };
+}
 
 export interface OpenDatabaseOptions {
   logger: Logger;
   busyTimeoutMs?: number;
   loadVectorExtension?: boolean;
-  /** The page cache, in KiB (`PRAGMA cache_size` takes it negated); default: the seed's 2000. */
-  cacheKib?: number;
-  /** Bytes of the file read through a memory map; default: the seed's 8 MB. */
-  mmapBytes?: number;
+  sizes: ConnectionSizes;
 }
 
-/** Opens the database with the seed's PRAGMAs, or the cache and map sizes asked for; tries to load sqlite-vec. */
+/** Opens the database with the seed's PRAGMAs and the cache and map sizes asked for; tries to load sqlite-vec. */
 export function openDatabase(path: string, options: OpenDatabaseOptions): OpenedDatabase {
   const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("temp_store = MEMORY");
-    db.pragma(`mmap_size = ${options.mmapBytes ?? SEED_MMAP_BYTES}`);
-    db.pragma(`cache_size = -${options.cacheKib ?? SEED_CACHE_KIB}`);
+    db.pragma(`mmap_size = ${options.sizes.mmapBytes}`);
+    db.pragma(`cache_size = -${options.sizes.cacheKib}`);
     db.pragma("foreign_keys = ON");
   } catch (error) {
     db.close();

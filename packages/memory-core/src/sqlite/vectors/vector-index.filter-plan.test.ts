@@ -1,15 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { silentLogger } from "@claw/memory-api";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import { whereOf } from "../../metadata/where-filter.js";
-import { openStore } from "../open-store.js";
-import { createMetaStore } from "../schema/meta-store.js";
 import { tempDir } from "../test-support/temp-memory.js";
 import { type Ran, recording } from "./test-support/recording-statements.js";
 import { sparseSet } from "./test-support/vector-sets.js";
-import { openSetMemory, textOf } from "./test-support/vector-store.js";
-import { createVectorIndex } from "./vector-index.js";
+import { openIndex, openSetMemory, textOf } from "./test-support/vector-store.js";
 
 describe("a vector search narrowed to a few rows", () => {
   it("reads the candidates by rid, never by walking the namespace's index", async () => {
@@ -24,36 +19,22 @@ describe("a vector search narrowed to a few rows", () => {
       })),
     );
     await memory.flush();
-    const store = openStore({
-      path,
-      provider: null,
-      logger: silentLogger,
-      newId: randomUUID,
-      loadVectorExtension: true,
-    });
-    onTestFinished(() => {
-      store.db.close();
-    });
     const ran: Ran = [];
     // A pool of 20 candidates: the 60 gold entries are searched by their codes, the 6 "few" exactly.
-    const index = createVectorIndex(
-      store.db,
-      recording(store.statements, ran),
-      createMetaStore(store.db),
-      store.vectors.kind === "sqlite-vec",
-      { minCandidates: 20 },
-    );
+    const { index, db, indexOf } = openIndex(path, {
+      minCandidates: 20,
+      statements: (statements) => recording(statements, ran),
+    });
     const query = set.queries[0] as Float32Array;
     const gold = index.search(query, 10, { namespace: "default", where: whereOf({ tier: "gold" }) });
     const few = index.search(query, 10, { namespace: "default", where: whereOf({ few: true }) });
     expect(gold).toHaveLength(10);
     // Of the 6 "few" entries, those sharing a word with the query (sparse vectors: cosine 0 is no hit).
-    const keyOf = store.db.prepare("SELECT key FROM memories WHERE rid = ?").pluck();
     expect(few.length).toBeGreaterThan(0);
-    expect(few.every((hit) => Number((keyOf.get(hit.rid) as string).slice(1)) % 500 === 3)).toBe(true);
+    expect(few.every((hit) => indexOf(hit.rid) % 500 === 3)).toBe(true);
     expect(ran.length).toBeGreaterThanOrEqual(2);
     for (const { statement, args } of ran) {
-      const plan = store.db
+      const plan = db
         .prepare(`EXPLAIN QUERY PLAN ${statement.source}`)
         .all(...args)
         .map((row) => (row as { detail: string }).detail);

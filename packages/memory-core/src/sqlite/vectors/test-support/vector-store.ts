@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { silentLogger } from "@claw/memory-api";
 import { onTestFinished } from "vitest";
+import { DEFAULT_CONFIG } from "../../../config/config-schema.js";
 import { openStore } from "../../open-store.js";
 import { createMetaStore, type MetaStore } from "../../schema/meta-store.js";
+import { connectionSizes } from "../../schema/open-database.js";
 import type { StatementCache } from "../../schema/statement-cache.js";
 import { SqliteMemory } from "../../sqlite-memory.js";
 import { createVectorIndex, type VectorIndex } from "../vector-index.js";
@@ -55,6 +57,7 @@ export function openIndex(
     logger: silentLogger,
     newId: randomUUID,
     loadVectorExtension: options.loadVectorExtension ?? true,
+    sizes: connectionSizes(DEFAULT_CONFIG.memory),
   });
   onTestFinished(() => {
     store.db.close();
