@@ -1,6 +1,7 @@
 import type { Logger } from "@claw/memory-api";
 import { entryContext } from "../../text/entry-context.js";
 import type { StatementCache } from "../schema/statement-cache.js";
+import { noteFullTextChange } from "./full-text-changes.js";
 
 /**
  * The only code that writes memories_fts; every caller runs inside the transaction that writes the
@@ -23,6 +24,7 @@ export function indexFullText(
   body: string,
   context: string,
 ): void {
+  noteFullTextChange(statements, "insert");
   statements
     .get("INSERT INTO memories_fts(rowid, key, body, context) VALUES (?, ?, ?, ?)")
     .run(rid, key, body, context);
@@ -36,6 +38,7 @@ export function reindexFullText(
   body: string,
   context: string,
 ): void {
+  noteFullTextChange(statements, "rewrite");
   statements.get("DELETE FROM memories_fts WHERE rowid = ?").run(rid);
   indexFullText(statements, rid, key, body, context);
 }
@@ -45,6 +48,7 @@ export function reindexFullText(
  * rows are deleted, while the condition can still find them.
  */
 export function unindexFullTextWhere(statements: StatementCache, where: string, params: unknown[]): void {
+  noteFullTextChange(statements, "rewrite");
   statements
     .get(`DELETE FROM memories_fts WHERE rowid IN (SELECT m.rid FROM memories m WHERE ${where})`)
     .run(...params);
@@ -81,6 +85,7 @@ export function configureFullTextIndex(statements: StatementCache): void {
 
 /** Empties the index and fills it again from every memories row, contexts included. */
 export function rebuildFullTextIndex(statements: StatementCache): void {
+  noteFullTextChange(statements, "rewrite");
   statements.get("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')").run();
   const insert = statements.get("INSERT INTO memories_fts(rowid, key, body, context) VALUES (?, ?, ?, ?)");
   // The previous turn of each session turn comes from a window over the session's order.
