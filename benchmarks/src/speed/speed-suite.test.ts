@@ -29,6 +29,8 @@ const REQUIRED = [
   "ratio.claw_hybrid_vs_orama.p50",
   ...["p50_ms", "p95_ms", "p99_ms"].map((p) => `plain-fts.keyword.${p}`),
   "ratio.claw_keyword_vs_plain_fts.p50",
+  "claw.keyword.repeat.p50_ms",
+  "ratio.claw_keyword_repeat_vs_first.p50",
   ...["claw", "plain-fts"].flatMap((e) =>
     ["p50_ms", "p95_ms", "p99_ms"].map((p) => `common.${e}.keyword.${p}`),
   ),
