@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { CREATE_FTS, CREATE_META } from "../schema/schema.js";
 import { createStatementCache, type StatementCache } from "../schema/statement-cache.js";
 import { openTestMemory, tempDir } from "../test-support/temp-memory.js";
 import { bm25FromPostings, type RankedRids } from "./bm25-postings.js";
@@ -185,11 +186,9 @@ describe("bm25 from postings held in memory", () => {
     onTestFinished(() => {
       db.close();
     });
-    db.exec(
-      "CREATE VIRTUAL TABLE memories_fts USING fts5(key, body, context, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')",
-    );
+    db.exec(CREATE_FTS);
+    db.exec(CREATE_META);
     db.exec("CREATE TABLE memories (rid INTEGER PRIMARY KEY, key TEXT)");
-    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     const statements = createStatementCache(db);
     const add = (rid: number, body: string) => {
       db.prepare("INSERT INTO memories (rid, key) VALUES (?, ?)").run(rid, `k${rid}`);

@@ -1,7 +1,7 @@
 import { porterStem } from "../../text/porter-stem.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { bm25Part, idfOf, lengthNorm } from "./bm25-formula.js";
-import { COLUMN_WEIGHTS } from "./fts-index.js";
+import { COLUMN_WEIGHTS, FTS_COLUMNS } from "./fts-index.js";
 import { EntryLengths, readLengths, readStats } from "./fts5-shadow-tables.js";
 import { fullTextChanges, fullTextRewrites } from "./full-text-changes.js";
 import { type TermPostings, withAdditions } from "./postings-additions.js";
@@ -184,6 +184,8 @@ function readWhole(
   stem: string,
   coveredRid: number,
 ): TermPostings | null {
+  // Every rowid read is at most coveredRid (one snapshot): a store past the arrays' bound keeps FTS5.
+  if (coveredRid > MAX_ROWID_HELD) return null;
   const freqs = new Map<number, number>();
   for (const [rid, column, count] of statements
     .get("SELECT doc, col, count(*) FROM temp.claw_fts_instances WHERE term = ? GROUP BY doc, col")
@@ -191,7 +193,6 @@ function readWhole(
     .iterate(stem) as Iterable<[number, string, number]>) {
     freqs.set(rid, (freqs.get(rid) ?? 0) + (WEIGHT_OF_COLUMN.get(column) ?? 1) * count);
   }
-  for (const rid of freqs.keys()) if (rid > MAX_ROWID_HELD) return null;
   const missing = [...freqs.keys()].filter((rid) => lengths.get(rid) < 0);
   if (missing.length > 0) readLengths(statements, missing, lengths);
   // An entry without a size row is not in the index (FTS5 would not return it).
@@ -205,7 +206,7 @@ function readWhole(
 }
 
 const WEIGHT_OF_COLUMN = new Map<string, number>(
-  (["key", "body", "context"] as const).map((column, i) => [column, COLUMN_WEIGHTS[i] as number]),
+  FTS_COLUMNS.map((column, i) => [column, COLUMN_WEIGHTS[i] as number]),
 );
 
 /**

@@ -14,7 +14,10 @@ import { noteFullTextChange } from "./full-text-changes.js";
  * (session-turns.ts), ranked at half the weight of the other columns (COLUMN_WEIGHTS).
  */
 
-/** bm25 weights of the columns key, body and context (the index's persistent `rank`). */
+/** The index's columns, in its order (schema.ts). */
+export const FTS_COLUMNS = ["key", "body", "context"] as const;
+
+/** bm25 weights of FTS_COLUMNS, in that order (the index's persistent `rank`). */
 export const COLUMN_WEIGHTS = [1, 1, 0.5] as const;
 
 export function indexFullText(

@@ -43,7 +43,8 @@ export function withAdditions(
     if (added.length === 0) return { ...term, coveredRid };
     const stats = readStats(statements);
     if (stats === null) return null;
-    const missing = added.map(([rid]) => rid).filter((rid) => lengths.get(rid) < 0);
+    const rids = added.map(([rid]) => rid);
+    const missing = rids.filter((rid) => lengths.get(rid) < 0);
     if (missing.length > 0) readLengths(statements, missing, lengths);
     const idf = idfOf(stats.rows, term.rids.length + added.length);
     const freqs: number[] = [];
@@ -56,22 +57,22 @@ export function withAdditions(
       if (!(f > 0) || Math.abs(bm25Part(idf, f, norm) + rank) > Math.abs(rank) * 1e-12) return null;
       freqs.push(f);
     }
-    const count = term.rids.length + added.length;
-    const rids = new Int32Array(count);
-    rids.set(term.rids);
-    rids.set(
-      added.map(([rid]) => rid),
-      term.rids.length,
-    );
-    const allFreqs = new Float64Array(count);
-    allFreqs.set(term.freqs);
-    allFreqs.set(freqs, term.rids.length);
-    const allLengths = new Int32Array(count);
-    allLengths.set(term.lengths);
-    allLengths.set(
-      added.map(([rid]) => lengths.get(rid)),
-      term.rids.length,
-    );
-    return { rids, freqs: allFreqs, lengths: allLengths, coveredRid };
+    return {
+      rids: appended(term.rids, rids),
+      freqs: appended(term.freqs, freqs),
+      lengths: appended(
+        term.lengths,
+        rids.map((rid) => lengths.get(rid)),
+      ),
+      coveredRid,
+    };
   })();
+}
+
+/** A typed array with `more` after its own values. */
+function appended<T extends Int32Array | Float64Array>(values: T, more: readonly number[]): T {
+  const out = new (values.constructor as new (length: number) => T)(values.length + more.length);
+  out.set(values);
+  out.set(more, values.length);
+  return out;
 }
