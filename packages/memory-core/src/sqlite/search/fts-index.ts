@@ -1,4 +1,3 @@
-import type { Logger } from "@claw/memory-api";
 import { entryContext } from "../../text/entry-context.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { noteFullTextChange } from "./full-text-changes.js";
@@ -104,79 +103,4 @@ export function rebuildFullTextIndex(statements: StatementCache): void {
   for (const [rid, key, body, createdAt, previous, extra] of rows) {
     insert.run(rid, key, body, entryContext(createdAt, previous, extra));
   }
-}
-
-/** Counts the entries a store changed and merges the full-text index when enough have. */
-export interface IndexMerge {
-  changed(entries: number): void;
-}
-
-/** Changes before the first merge, and at least between two. */
-const MERGE_AFTER_MIN = 1_000;
-/** Pages written per step of an incremental merge: about 4 ms each (43 steps at 100k entries). */
-const MERGE_STEP_PAGES = 50;
-
-/**
- * Writes and deletes leave the full-text index in many segments, with deleted rows in them, and
- * every query reads each term through all of them: after 12k stores and deletes on 10k entries,
- * server recalls/s fell by a sixth. Once a store has changed 1 000 entries, or a tenth of its size
- * if that is more (so merging costs O(1) per change), the segments are merged into one:
- * - by the call that crossed the line, when it changed that many entries itself (a bulk import,
- *   already a long call: 12 ms more at 10k entries, ~100 ms at 100k);
- * - otherwise a step at a time (FTS5's incremental optimize, ~4 ms a step), one step after each
- *   later write, so that no single store() pays for the whole merge (at 100k entries: 43 steps,
- *   161 ms in all, instead of one store paying 100 ms).
- * A failed merge only costs speed: it is logged, never thrown.
- */
-export function createIndexMerge(statements: StatementCache, logger: Logger): IndexMerge {
-  let since = 0;
-  let due = MERGE_AFTER_MIN;
-  /** An incremental merge under way: when it began, the changes that started it, steps taken. */
-  let merging: { started: number; changes: number; entries: number; steps: number } | null = null;
-  const merge = (pages: number) =>
-    statements.get("INSERT INTO memories_fts(memories_fts, rank) VALUES ('merge', ?)").run(pages);
-  const totalChanges = () => statements.get("SELECT total_changes()").pluck().get() as number;
-
-  const done = (details: { changes: number; entries: number; ms: number; steps?: number }) =>
-    logger.debug("full-text index merged", details);
-
-  /** One more step of the incremental merge; FTS5 writes (almost) nothing once it is complete. */
-  function step(): void {
-    if (merging === null) return;
-    const before = totalChanges();
-    merge(MERGE_STEP_PAGES);
-    merging.steps++;
-    if (totalChanges() - before >= 2) return;
-    const { started, changes, entries, steps } = merging;
-    merging = null;
-    done({ changes, entries, ms: Math.round(performance.now() - started), steps });
-  }
-
-  return {
-    changed(entries) {
-      try {
-        step();
-        since += entries;
-        if (since < due) return;
-        const size = statements.get("SELECT count(*) FROM memories").pluck().get() as number;
-        due = Math.max(MERGE_AFTER_MIN, Math.ceil(size / 10));
-        if (since < due) return;
-        const started = performance.now();
-        if (entries >= MERGE_AFTER_MIN) {
-          merging = null;
-          statements.get("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')").run();
-          done({ changes: since, entries: size, ms: Math.round(performance.now() - started) });
-        } else {
-          // A negative page count starts an incremental optimize; later steps continue it.
-          merge(-MERGE_STEP_PAGES);
-          merging = { started, changes: since, entries: size, steps: 1 };
-          logger.debug("full-text index merge started", { changes: since, entries: size });
-        }
-        since = 0;
-      } catch (error) {
-        merging = null;
-        logger.debug("full-text index merge skipped", { error: (error as Error).message });
-      }
-    },
-  };
 }

@@ -3,7 +3,8 @@
 import type { RemovalNote } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { StatementCache } from "../schema/statement-cache.js";
-import { type IndexMerge, unindexFullTextWhere } from "../search/fts-index.js";
+import { unindexFullTextWhere } from "../search/fts-index.js";
+import type { IndexMerge } from "../search/fts-index-merge.js";
 import { unindexFieldsWhere } from "../search/metadata-fields.js";
 import type { StorageGuard } from "../storage-guard.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
@@ -33,6 +34,11 @@ export interface EntryWriterOptions {
 
 export interface EntryWriter {
   /**
+   * Whether a write of `entries` entries is merged whole right after it (fts-index-merge.ts): the
+   * caller then passes `whole` to writeAll() and to mergeIndexAfter().
+   */
+  mergesWhole(entries: number): boolean;
+  /**
    * Removes `removals` (recorded as `removedAs`), then upserts `writes`, all in one transaction;
    * returns what `collect` makes of each write that wrote a row, in the transaction.
    */
@@ -41,13 +47,17 @@ export interface EntryWriter {
     removals: readonly [string, string][],
     removedAs: RemovalNote,
     collect: (write: EntryWrite, row: WrittenRow) => T,
+    whole?: boolean,
   ): T[];
   /** Deletes the entries matching `where` (a condition on `memories AS m`); returns how many. */
   deleteWhere(where: string, params: unknown[], record: DeletionRecord): number;
   /** Deletes the (namespace, key) pairs, all in one transaction; returns how many were found. */
   deleteRefs(pairs: readonly [string, string][], note: RemovalNote): number;
-  /** Counts changed entries for the full-text index merge (fts-index.ts); returns `changed`. */
-  mergeIndexAfter(changed: number): number;
+  /**
+   * Counts changed entries for the full-text index merge (fts-index-merge.ts), which may follow in
+   * a transaction of its own; returns `changed`.
+   */
+  mergeIndexAfter(changed: number, whole?: boolean): number;
 }
 
 /**
@@ -114,6 +124,7 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     removals: readonly [string, string][],
     removedAs: RemovalNote,
     collect: (write: EntryWrite, row: WrittenRow) => T,
+    whole = false,
   ): T[] {
     assertOpen();
     const raise = writes.length >= BULK_WRITE_ENTRIES && options.cacheKib < BULK_CACHE_KIB;
@@ -121,13 +132,16 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     try {
       return guard(() =>
         transact(() => {
-          removeRefs(removals, removedAs);
-          const results: T[] = [];
-          for (const write of writes) {
-            const row = writeEntry(statements, vectors, write, newId);
-            if (row !== null) results.push(collect(write, row));
-          }
-          return results;
+          const writeRows = () => {
+            removeRefs(removals, removedAs);
+            const results: T[] = [];
+            for (const write of writes) {
+              const row = writeEntry(statements, vectors, write, newId);
+              if (row !== null) results.push(collect(write, row));
+            }
+            return results;
+          };
+          return whole ? indexMerge.writeWhole(writeRows) : writeRows();
         }),
       );
     } finally {
@@ -135,8 +149,8 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     }
   }
 
-  function mergeIndexAfter(changed: number): number {
-    indexMerge.changed(changed);
+  function mergeIndexAfter(changed: number, whole = false): number {
+    indexMerge.changed(changed, whole);
     return changed;
   }
 
@@ -144,5 +158,11 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     return guard(() => transact(() => removeRefs(pairs, note)));
   }
 
-  return { writeAll, deleteWhere, deleteRefs, mergeIndexAfter };
+  return {
+    mergesWhole: (entries) => indexMerge.mergesWhole(entries),
+    writeAll,
+    deleteWhere,
+    deleteRefs,
+    mergeIndexAfter,
+  };
 }
