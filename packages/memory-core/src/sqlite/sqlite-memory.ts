@@ -20,7 +20,10 @@ export interface SqliteMemoryOptions extends BackendMemoryOptions {
 export type SqliteMemory = BackendMemory;
 
 export const SqliteMemory = {
-  /** Opens (creating or upgrading) the database. Throws MemoryError STORAGE when it cannot. */
+  /**
+   * Opens (creating or upgrading) the database. Throws MemoryError STORAGE when it cannot, and
+   * UNAVAILABLE for a database of a newer schema version than this release knows.
+   */
   open(options: SqliteMemoryOptions): SqliteMemory {
     const settings = options.settings ?? DEFAULT_CONFIG.memory;
     const logger = options.logger ?? silentLogger;

@@ -1,3 +1,4 @@
+import { MemoryError } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import { contentHash } from "../../text/content-hash.js";
 import { toFtsIndexText } from "../../text/tokenizer.js";
@@ -30,7 +31,8 @@ type Row = Record<string, unknown>;
 
 /**
  * Brings any database (empty, the seed's shape, or an earlier version of ours) to SCHEMA_VERSION,
- * in one transaction. Idempotent: running it on an up-to-date database changes nothing.
+ * in one transaction. Idempotent: running it on an up-to-date database changes nothing. A database
+ * of a later version is refused (UNAVAILABLE), unchanged.
  */
 export function migrate(db: Database, newId: () => string): MigrationReport {
   db.exec(CREATE_META);
@@ -38,6 +40,15 @@ export function migrate(db: Database, newId: () => string): MigrationReport {
   const fromVersion = Number(meta.get("schema_version") ?? (tableExists(db, "memories") ? 1 : 0));
   // Up to date: nothing to write, so no write lock is taken (another process may be writing).
   if (fromVersion === SCHEMA_VERSION) return { fromVersion, toVersion: SCHEMA_VERSION, rebuiltRows: 0 };
+  // A newer release writes what this one does not know to keep (the full-text index's change count
+  // that other connections' held postings follow, new columns): it must not write there, nor mark
+  // the database as its own version.
+  if (fromVersion > SCHEMA_VERSION) {
+    throw new MemoryError(
+      "UNAVAILABLE",
+      `the database is at schema version ${fromVersion}, newer than this claw-memory knows (${SCHEMA_VERSION}): upgrade @claw/memory-core`,
+    );
+  }
   let rebuiltRows = 0;
   const statements = createStatementCache(db);
   db.transaction(() => {
