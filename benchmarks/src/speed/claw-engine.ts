@@ -37,20 +37,42 @@ export const WHERE_FILTERS = {
   where2: { tier: "gold" },
 } as const;
 
-/** Entries `from .. to-1` as import() takes them; `matrix` (row-major, whole corpus) adds vectors. */
+/** What an import of the corpus carries besides keys and text. */
+export interface ImportShape {
+  /** Vectors (row-major, whole corpus). */
+  matrix?: Float32Array;
+  /** metadataAt(i) for entry i. */
+  withMetadata?: boolean;
+  /**
+   * createdAt and updatedAt, spread evenly over the year before DATED_UNTIL in corpus order, as an
+   * export carries them (each entry is then indexed with its own day's date forms).
+   */
+  dated?: boolean;
+}
+
+/** The end of the year a dated import spans. */
+const DATED_UNTIL_MS = Date.UTC(2026, 10, 1);
+const YEAR_MS = 365 * 86_400_000;
+
+/** Entries `from .. to-1` as import() takes them. */
 export function importEntries(
   corpus: Corpus,
   from: number,
   to: number,
-  matrix?: Float32Array,
-  withMetadata = false,
+  shape: ImportShape = {},
 ): ImportEntry[] {
-  const { dimensions } = corpus;
+  const { dimensions, size } = corpus;
+  const { matrix, withMetadata = false, dated = false } = shape;
   const entries: ImportEntry[] = [];
   for (let i = from; i < to; i++) {
     const entry: ImportEntry = { key: corpus.keyAt(i), content: corpus.sentenceAt(i), category: "core" };
     if (matrix !== undefined) entry.embedding = matrix.subarray(i * dimensions, (i + 1) * dimensions);
     if (withMetadata) entry.metadata = metadataAt(i);
+    if (dated) {
+      const at = new Date(DATED_UNTIL_MS - YEAR_MS + Math.floor((i * YEAR_MS) / size)).toISOString();
+      entry.createdAt = at;
+      entry.updatedAt = at;
+    }
     entries.push(entry);
   }
   return entries;
@@ -65,13 +87,12 @@ export function importEntries(
 export async function importCorpus(
   memory: SqliteMemory,
   corpus: Corpus,
-  matrix?: Float32Array,
-  withMetadata = false,
+  shape: ImportShape = {},
 ): Promise<number> {
   let nanos = 0n;
   for (let from = 0; from < corpus.size; from += IMPORT_CHUNK) {
     const to = Math.min(corpus.size, from + IMPORT_CHUNK);
-    const entries = importEntries(corpus, from, to, matrix, withMetadata);
+    const entries = importEntries(corpus, from, to, shape);
     const start = process.hrtime.bigint();
     await memory.import(entries);
     nanos += process.hrtime.bigint() - start;
@@ -87,11 +108,14 @@ export function openKeywordClaw(path: string): SqliteMemory {
   return SqliteMemory.open({ path, embeddings: null, settings: CLAW_SETTINGS });
 }
 
-/** Keyword-only bulk import into a fresh database at `path` (deleted afterwards): entries/s. */
+/**
+ * Keyword-only bulk import into a fresh database at `path` (deleted afterwards), of entries dated
+ * as an export dates them: entries/s.
+ */
 export async function measureKeywordImport(path: string, corpus: Corpus): Promise<number> {
   const memory = openKeywordClaw(path);
   try {
-    const seconds = await importCorpus(memory, corpus);
+    const seconds = await importCorpus(memory, corpus, { dated: true });
     return corpus.size / Math.max(seconds, 1e-9);
   } finally {
     await memory.close();

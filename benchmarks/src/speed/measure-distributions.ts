@@ -104,7 +104,7 @@ export async function measureVectorDistribution(
   const memory = openClaw(clawPath, embeddings);
   let found: number[][];
   try {
-    await importCorpus(memory, corpus, matrix);
+    await importCorpus(memory, corpus, { matrix });
     (globalThis as { gc?: () => void }).gc?.();
     out.add(`${vectors}.claw.rss_mb`, process.memoryUsage.rss() / MB, "MB", "lower");
     log("full scan, timed in alternating blocks with claw");

@@ -103,7 +103,7 @@ async function measureDefaultCorpus(
   let vectorTimes: Timed<number[]>;
   try {
     // With metadata (a project and a tier per entry), so that filtered recall can be timed.
-    const importSeconds = await importCorpus(memory, corpus, matrix, true);
+    const importSeconds = await importCorpus(memory, corpus, { matrix, withMetadata: true });
     add("claw.import_vectors_per_s", size / Math.max(importSeconds, 1e-9), "entries/s", "higher");
     // Garbage (of the import, of a previous size) would blur the figure: collect it when node
     // allows (--expose-gc). A difference against an RSS taken before the load is not reported: the

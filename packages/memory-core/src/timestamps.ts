@@ -19,11 +19,32 @@ export function parseTimestamp(value: string | Date): Date | null {
 
 /** RFC 3339 UTC with milliseconds, the one form stored so that text comparison orders by time. */
 export function toIsoTimestamp(value: string | Date, field: string): string {
+  // An export's timestamps are in that form already: checked as text, they need no Date (parsing
+  // and formatting one was ~0.6 µs, twice per entry of an import that carries its dates).
+  if (typeof value === "string" && isCanonical(value)) return value;
   const date = parseTimestamp(value);
   if (date === null) {
     throw MemoryError.invalidInput(field, `expected an RFC 3339 date, got ${JSON.stringify(String(value))}`);
   }
   return date.toISOString();
+}
+
+const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether `text` is a date in the stored form that Date would give back unchanged: a real day of
+ * its month (Date rolls "02-30" over into March), an hour below 24, years 0000–9999.
+ */
+function isCanonical(text: string): boolean {
+  const match = CANONICAL.exec(text);
+  if (match === null) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
 }
 
 /**
