@@ -72,10 +72,37 @@ describe("bulk writes merged whole skip FTS5's automatic merges", () => {
     await memory.store("one", "one more entry about topic3");
     expect(store.settingsWritten()).toBe(2);
     expect(store.segments()).toBeGreaterThan(1);
-    // This one crosses the line (2 501 changes at 22 501 entries): merged whole.
-    await memory.import(batch(30_000, 1_000));
+    // This one takes the changes to half the store (21 501 at 41 501 entries): merged whole.
+    await memory.import(batch(30_000, 20_000));
     expect(store.settingsWritten()).toBe(4);
     expect(store.segments()).toBe(1);
+  });
+
+  it("leaves a bulk write short of half the store to the stepwise merge of the next small write", async () => {
+    const path = join(tempDir(), "brain.db");
+    const store = await watchedStore(path);
+    const logged: [string, Record<string, unknown> | undefined][] = [];
+    const memory = openTestMemory({
+      path,
+      logger: { ...silentLogger, debug: (message, data) => logged.push([message, data]) },
+    });
+    const messages = () => logged.map(([message]) => message);
+    await memory.import(batch(0, 20_000));
+    expect(messages()).toEqual(["full-text index merged"]);
+    // 3 000 changes: past a tenth of the store (2 300), short of half (11 500).
+    await memory.import(batch(20_000, 3_000));
+    expect(messages()).toEqual(["full-text index merged"]);
+    expect(store.settingsWritten()).toBe(2);
+    expect(store.segments()).toBeGreaterThan(1);
+    await memory.store("one", "one more entry about topic3");
+    expect(logged[1]).toEqual(["full-text index merge started", { changes: 3_001, entries: 23_001 }]);
+    for (let i = 0; i < 200 && logged.length < 3; i++)
+      await memory.store(`s${i}`, `note ${i} about topic${i % 50}`);
+    expect(logged[2]).toEqual([
+      "full-text index merged",
+      { changes: 3_001, entries: 23_001, ms: expect.any(Number), steps: expect.any(Number) },
+    ]);
+    expect((await memory.recall("topic7 word3", { mode: "bm25", limit: 50 })).length).toBe(50);
   });
 
   it("leaves the setting and the store as they were when the write fails", async () => {
