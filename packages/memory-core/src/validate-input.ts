@@ -9,12 +9,15 @@ export function requireText(value: unknown, field: string, maxBytes?: number): s
     throw MemoryError.invalidInput(field, `expected a string, got ${describe(value)}`);
   }
   if (value.trim() === "") throw MemoryError.invalidInput(field, "must not be empty");
-  const lone = loneSurrogateAt(value);
-  if (lone >= 0) {
+  // isWellFormed() is native; the regex runs only to name the place for the message.
+  if (!value.isWellFormed()) {
     // Stored as UTF-8 it would come back altered, and the entry could not be found by it again.
+    const lone = loneSurrogateAt(value);
     throw MemoryError.invalidInput(field, `is not well-formed Unicode (a lone surrogate at index ${lone})`);
   }
-  if (maxBytes !== undefined) {
+  // A UTF-16 unit is at most 3 bytes of UTF-8 (a pair, 2 units, is 4): only text that may be over
+  // the limit is measured.
+  if (maxBytes !== undefined && value.length * 3 > maxBytes) {
     const bytes = Buffer.byteLength(value, "utf8");
     if (bytes > maxBytes) {
       throw MemoryError.invalidInput(field, `is ${bytes} bytes, over the limit of ${maxBytes} bytes`);
