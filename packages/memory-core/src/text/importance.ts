@@ -47,7 +47,7 @@ const ANY_SIGNAL_WORD = new RegExp([...HIGH_SIGNAL_WORDS].join("|"));
  * case-blind search of it tells what ANY_SIGNAL_WORD would of its normal form, without the three
  * copies of the text that normalising makes (~0.5 µs an entry of a bulk import, and their garbage).
  */
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const NOT_ASCII = /[\u0080-\uffff]/;
 const ANY_SIGNAL_WORD_ANY_CASE = new RegExp(ANY_SIGNAL_WORD.source, "i");
 
 /**
@@ -58,7 +58,7 @@ export function scoreImportance(content: string, category: MemoryCategory): numb
   const base = Object.hasOwn(BASE_IMPORTANCE, category)
     ? (BASE_IMPORTANCE[category] as number)
     : CUSTOM_CATEGORY_IMPORTANCE;
-  if (ASCII_ONLY.test(content) && !ANY_SIGNAL_WORD_ANY_CASE.test(content)) return roundScore(base);
+  if (!NOT_ASCII.test(content) && !ANY_SIGNAL_WORD_ANY_CASE.test(content)) return roundScore(base);
   // The tokenizer's normalisation, so that e.g. full-width letters and "’" count as it does.
   const text = content
     .normalize("NFKC")
