@@ -29,6 +29,7 @@ export type { Memory, MemoryStatus } from "./memory.js";
 export type {
   BackendEmbedder,
   BulkWriteResult,
+  BulkWrites,
   EmbedJob,
   EntryFilter,
   EntryRefPair,

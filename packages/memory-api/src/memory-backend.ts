@@ -76,6 +76,18 @@ export interface BulkWriteResult {
   jobs: EmbedJob[];
 }
 
+/**
+ * An import's writes, each made (validated) as the iteration reaches it, so that none outlives its
+ * own write. The iteration throws INVALID_INPUT at the first bad entry: the backend's transaction
+ * then rolls back, and nothing is written. Iterate it once.
+ */
+export interface BulkWrites extends Iterable<EntryWrite> {
+  /** How many writes the iteration yields. */
+  readonly count: number;
+  /** The length of their content in all, in UTF-16 units (for sizing the write). */
+  readonly contentLength: number;
+}
+
 /** The filters recall, list, export and count share, already validated and normalised. */
 export interface EntryFilter {
   /** undefined or "*" = every namespace. */
@@ -215,10 +227,11 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
   ): Promise<WrittenEntry[]>;
   /**
    * write() for an import, which returns a count: the same transaction and history, but only the
-   * embedding jobs come back. Optional: without it, import() calls write().
+   * embedding jobs come back, and the writes are made as they are written (BulkWrites). Optional:
+   * without it, import() validates every entry first and calls write().
    */
   writeBulk?(
-    writes: readonly EntryWrite[],
+    writes: BulkWrites,
     removals: readonly EntryRefPair[],
     removedAs: RemovalNote,
   ): Promise<BulkWriteResult>;

@@ -262,20 +262,20 @@ class MemoryFacade implements BackendMemory {
   ): Promise<number> {
     check.optionsOf(options, "options");
     this.assertOpen();
-    // Everything is validated before anything is written, so bad input changes nothing.
+    // Bad input changes nothing: each entry is validated before it is written, in one transaction.
     const actor = actorOf(options.actor, "actor") ?? this.actor;
     const { writes, removals } = await importInputOf(entries, options, {
       settings: this.settings,
       now: this.now,
       newId: this.newId,
       dimensions: () => this.backend.embedder?.provider.dimensions,
+      actor,
       ...(this.backend.checkText === undefined
         ? {}
         : { checkEntry: (write: EntryWrite, field: string) => checkWrite(this.backend, write, field) }),
       // Refs the backend cannot hold name nothing stored: they are dropped, not refused.
       refsOf: (refs, field) => storableRefs(this.backend, refsOf(refs, field)),
     });
-    for (const write of writes) write.actor = actor;
     const removedAs = this.historyCalls.removalNote(options.action === "merge" ? "merge" : "forget", actor);
     const { written, jobs } = await writeBulk(this.backend, writes, removals, removedAs);
     await this.afterWrite(written > 0 || removals.length > 0);

@@ -1,7 +1,14 @@
 // SQLite as a MemoryBackend: one file with FTS5, sqlite-vec (or vectors compared in JavaScript)
 // and core's embedding worker over its rows. Each call runs under the storage guard: SQLite failures surface as
 // STORAGE, and a call after close() as UNAVAILABLE.
-import type { EmbedJob, EntryRefPair, EntryWrite, MemoryBackend, RemovalNote } from "@claw/memory-api";
+import type {
+  BulkWrites,
+  EmbedJob,
+  EntryRefPair,
+  EntryWrite,
+  MemoryBackend,
+  RemovalNote,
+} from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import { createBackendEmbedder } from "../embedding/backend-embedder.js";
 import { EmbeddingWorker, workerSettingsOf } from "../embedding/embedding-worker.js";
@@ -98,15 +105,15 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
   const recallDeps = { statements, vectors, worker, settings };
 
   function writeAndMerge<T>(
-    writes: readonly EntryWrite[],
+    writes: BulkWrites,
     removals: readonly EntryRefPair[],
     removedAs: RemovalNote,
     collect: (write: EntryWrite, row: WrittenRow) => T,
   ): T[] {
-    const pages = walPagesOf(writes);
-    const whole = writer.mergesWhole(writes.length);
+    const pages = walPagesOf(writes.count, writes.contentLength);
+    const whole = writer.mergesWhole(writes.count);
     const results = checkpointer.write(pages, () =>
-      writer.writeAll(writes, removals as [string, string][], removedAs, collect, whole),
+      writer.writeAll(writes, writes.count, removals as [string, string][], removedAs, collect, whole),
     );
     const changed = results.length + removals.length;
     // A whole merge is a bulk write too, with a checkpoint of its own: the worker copies the
@@ -123,7 +130,10 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     warnings,
 
     async write(writes, removals, removedAs) {
-      return writeAndMerge(writes, removals, removedAs, (write, row) => ({
+      let contentLength = 0;
+      for (const write of writes) contentLength += write.content.length;
+      const all = { count: writes.length, contentLength, [Symbol.iterator]: () => writes[Symbol.iterator]() };
+      return writeAndMerge(all, removals, removedAs, (write, row) => ({
         entry: entryOfWrite(statements, write, row),
         job: jobOf(write, row),
       }));

@@ -39,11 +39,13 @@ export interface EntryWriter {
    */
   mergesWhole(entries: number): boolean;
   /**
-   * Removes `removals` (recorded as `removedAs`), then upserts `writes`, all in one transaction;
-   * returns what `collect` makes of each write that wrote a row, in the transaction.
+   * Removes `removals` (recorded as `removedAs`), then upserts `writes` (`count` of them), all in
+   * one transaction; returns what `collect` makes of each write that wrote a row, in the
+   * transaction. An error thrown by the iteration of `writes` rolls it all back.
    */
   writeAll<T>(
-    writes: readonly EntryWrite[],
+    writes: Iterable<EntryWrite>,
+    count: number,
     removals: readonly [string, string][],
     removedAs: RemovalNote,
     collect: (write: EntryWrite, row: WrittenRow) => T,
@@ -75,10 +77,8 @@ const BULK_CACHE_KIB = 64_000;
  * indexes, the full-text postings of its key and date; 269 pages for 1,000 entries of 60
  * characters) and its text twice (row and index). Used to tell a bulk write (wal-checkpointer.ts).
  */
-export function walPagesOf(writes: readonly EntryWrite[]): number {
-  let chars = 0;
-  for (const write of writes) chars += write.content.length;
-  return Math.ceil((writes.length * 1100 + chars * 2) / 4096);
+export function walPagesOf(entries: number, contentLength: number): number {
+  return Math.ceil((entries * 1100 + contentLength * 2) / 4096);
 }
 
 export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
@@ -122,14 +122,15 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
   }
 
   function writeAll<T>(
-    writes: readonly EntryWrite[],
+    writes: Iterable<EntryWrite>,
+    count: number,
     removals: readonly [string, string][],
     removedAs: RemovalNote,
     collect: (write: EntryWrite, row: WrittenRow) => T,
     whole = false,
   ): T[] {
     assertOpen();
-    const raise = writes.length >= BULK_WRITE_ENTRIES && options.cacheKib < BULK_CACHE_KIB;
+    const raise = count >= BULK_WRITE_ENTRIES && options.cacheKib < BULK_CACHE_KIB;
     if (raise) db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
     try {
       return guard(() =>
