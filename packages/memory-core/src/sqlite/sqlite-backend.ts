@@ -115,12 +115,12 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     const results = checkpointer.write(pages, () =>
       writer.writeAll(writes, writes.count, removals as [string, string][], removedAs, collect, whole),
     );
-    const changed = results.length + removals.length;
+    const changed = results.length;
     // A whole merge is a bulk write too, with a checkpoint of its own: the worker copies the
     // write's pages meanwhile (10k entries: the flush after ~43 instead of ~63 ms). Any other
     // merge step writes a few pages at most.
-    if (whole) checkpointer.write(pages, () => writer.mergeIndexAfter(changed, true));
-    else writer.mergeIndexAfter(changed);
+    if (whole) checkpointer.write(pages, () => writer.mergeIndexAfter(changed, true, removals.length));
+    else writer.mergeIndexAfter(changed, false, removals.length);
     return results;
   }
 
@@ -152,19 +152,19 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
       await checkpointer.settled();
     },
     async deleteRefs(refs, note) {
-      return writer.mergeIndexAfter(writer.deleteRefs(refs as [string, string][], note));
+      return writer.mergeIndexAfterRemoval(writer.deleteRefs(refs as [string, string][], note));
     },
     async deleteExpired(note) {
       const where = "m.expires_at IS NOT NULL AND m.expires_at <= ?";
-      return writer.mergeIndexAfter(writer.deleteWhere(where, [note.at], note));
+      return writer.mergeIndexAfterRemoval(writer.deleteWhere(where, [note.at], note));
     },
     async deleteNamespace(namespace) {
       const purge = () => history.purgeNamespaceHistory(statements, namespace);
-      return writer.mergeIndexAfter(writer.deleteWhere("m.namespace = ?", [namespace], purge));
+      return writer.mergeIndexAfterRemoval(writer.deleteWhere("m.namespace = ?", [namespace], purge));
     },
     async deleteSession(sessionId) {
       const purge = () => history.purgeSessionHistory(statements, sessionId);
-      return writer.mergeIndexAfter(writer.deleteWhere("m.session_id = ?", [sessionId], purge));
+      return writer.mergeIndexAfterRemoval(writer.deleteWhere("m.session_id = ?", [sessionId], purge));
     },
     history: async (namespace, key, limit) =>
       guard(() => history.readHistory(statements, namespace, key, limit)),

@@ -59,7 +59,9 @@ export interface EntryWriter {
    * Counts changed entries for the full-text index merge (fts-index-merge.ts), which may follow in
    * a transaction of its own; returns `changed`.
    */
-  mergeIndexAfter(changed: number, whole?: boolean): number;
+  mergeIndexAfter(changed: number, whole?: boolean, removed?: number): number;
+  /** mergeIndexAfter() for deletions: they always count towards the next merge; returns `removed`. */
+  mergeIndexAfterRemoval(removed: number): number;
 }
 
 /**
@@ -152,9 +154,14 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     }
   }
 
-  function mergeIndexAfter(changed: number, whole = false): number {
-    indexMerge.changed(changed, whole);
+  function mergeIndexAfter(changed: number, whole = false, removed = 0): number {
+    indexMerge.changed(changed, whole, removed);
     return changed;
+  }
+
+  function mergeIndexAfterRemoval(removed: number): number {
+    indexMerge.removed(removed);
+    return removed;
   }
 
   function deleteRefs(pairs: readonly [string, string][], note: RemovalNote): number {
@@ -167,5 +174,6 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     deleteWhere,
     deleteRefs,
     mergeIndexAfter,
+    mergeIndexAfterRemoval,
   };
 }
