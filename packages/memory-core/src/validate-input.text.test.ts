@@ -1,17 +1,7 @@
 import { isMemoryError } from "@claw/memory-api";
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "./sqlite/vectors/random-rotation.js";
 import { requireText } from "./validate-input.js";
-
-/** A small deterministic PRNG (mulberry32), so the generated cases are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -42,7 +32,7 @@ describe("requireText on generated text", () => {
     // and whitespace.
     const pieces = ["a", "Z", " ", "\t", "é", "ß", "規", "ア", "😀"];
     const halves = ["\ud83d", "\ude00", "\ud800", "\udfff"];
-    const random = seeded(11);
+    const random = mulberry32(11);
     const pick = (from: string[]) => from[Math.floor(random() * from.length)] as string;
     let refused = 0;
     let measured = 0;

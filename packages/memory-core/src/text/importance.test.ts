@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "../sqlite/vectors/random-rotation.js";
 import { HIGH_SIGNAL_WORDS, scoreImportance } from "./importance.js";
 import { tokenizeWords } from "./tokenizer.js";
 
@@ -6,17 +7,6 @@ import { tokenizeWords } from "./tokenizer.js";
 function byTokens(content: string, category: string): number {
   const found = new Set(tokenizeWords(content).filter((t) => HIGH_SIGNAL_WORDS.has(t)));
   return scoreImportance("", category) + Math.min(0.2, found.size * 0.1);
-}
-
-/** A small deterministic PRNG (mulberry32), so the generated cases are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe("scoreImportance", () => {
@@ -83,7 +73,7 @@ describe("scoreImportance", () => {
       "\ud800",
       "😀",
     ];
-    const random = seeded(7);
+    const random = mulberry32(7);
     for (let n = 0; n < 5000; n++) {
       let content = "";
       const length = 1 + Math.floor(random() * 8);
