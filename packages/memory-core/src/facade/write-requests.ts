@@ -47,8 +47,9 @@ export interface ImportInput {
 /**
  * import()'s entries and options, validated. An array's entries are validated one at a time as
  * the writes are read, inside the write's transaction, so that each write lives only as long as
- * its own row: 50k writes made first and held to the end were promoted to the old generation,
- * ~1 µs an entry of copying and fresh pages. Entries of any other iterable are validated first,
+ * its own row: made first and held to the end, they filled fresh pages of the old generation
+ * (100k entries: 9–12k page faults instead of 3–5k, 24 MB more peak RSS). A bad entry still
+ * changes nothing: the transaction rolls back. Entries of any other iterable are validated first,
  * all of them. Options and `remove` are validated at once either way.
  */
 export async function importInputOf(
