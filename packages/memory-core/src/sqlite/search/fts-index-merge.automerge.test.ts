@@ -106,6 +106,24 @@ describe("bulk writes merged whole skip FTS5's automatic merges", () => {
     expect(logged[1]).toEqual(["full-text index merge started", { changes: 3_200, entries: 20_200 }]);
   });
 
+  it("counts the rows a bulk write rewrites, as it counts deletions", async () => {
+    const logged: [string, Record<string, unknown> | undefined][] = [];
+    const memory = openTestMemory({
+      logger: { ...silentLogger, debug: (message, data) => logged.push([message, data]) },
+    });
+    await memory.import(batch(0, 20_000));
+    // 3 000 of the same keys with new text: short of half the store, but each leaves its old
+    // postings behind, and 3 000 is past a tenth of the store.
+    const rewritten = batch(0, 3_000).map((entry) => ({ ...entry, content: `${entry.content} revised` }));
+    await memory.import(rewritten);
+    expect(logged.map(([message]) => message)).toEqual([
+      "full-text index merged",
+      "full-text index merge started",
+    ]);
+    expect(logged[1]?.[1]).toEqual({ changes: 3_000, entries: 20_000 });
+    expect((await memory.recall("revised", { mode: "bm25", limit: 1_000 })).length).toBe(1_000);
+  });
+
   it("leaves the setting and the store as they were when the write fails", async () => {
     const path = join(tempDir(), "brain.db");
     const store = await watchedStore(path, 8);

@@ -17,9 +17,10 @@ export interface IndexMerge {
    * After a committed write of `entries` entries, in a transaction of its own; `whole`: the write
    * ran through writeWhole(), and the index is merged whole now whatever the count says. A bulk
    * write short of that line leaves nothing to merge: FTS5's automerge merged its segments as it
-   * went in. `removed`: entries the write deleted besides (an import's `remove`), always counted.
+   * went in; but the old postings it left behind are counted whatever its size: `removed` entries
+   * deleted (an import's `remove`) and `replaced` rows of `entries` rewritten.
    */
-  changed(entries: number, whole?: boolean, removed?: number): void;
+  changed(entries: number, whole?: boolean, removed?: number, replaced?: number): void;
   /** After `entries` entries were deleted: counted towards the next merge like small writes. */
   removed(entries: number): void;
 }
@@ -121,9 +122,9 @@ export function createIndexMerge(statements: StatementCache, logger: Logger): In
       return result;
     },
 
-    changed(entries, whole = false, removed = 0) {
+    changed(entries, whole = false, removed = 0, replaced = 0) {
       const bulk = !whole && entries >= MERGE_AFTER_MIN;
-      note(entries + removed, bulk ? removed : entries + removed, whole);
+      note(entries + removed, bulk ? removed + replaced : entries + removed, whole);
     },
 
     removed(entries) {

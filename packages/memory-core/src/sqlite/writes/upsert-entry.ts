@@ -20,6 +20,8 @@ export interface WrittenRow {
   hash: string;
   /** The entry has no vector yet (jobOf() makes its embedding job). */
   needsVector: boolean;
+  /** The key was stored already: its row was rewritten and re-indexed, not added. */
+  replaced: boolean;
 }
 
 /** The embedding job of a written entry without a vector, or null. */
@@ -208,6 +210,7 @@ export function writeEntry(
     createdAt,
     hash,
     needsVector: !hasVector,
+    replaced: inserted.changes === 0,
   };
 }
 

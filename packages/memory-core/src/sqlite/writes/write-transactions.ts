@@ -59,7 +59,7 @@ export interface EntryWriter {
    * Counts changed entries for the full-text index merge (fts-index-merge.ts), which may follow in
    * a transaction of its own; returns `changed`.
    */
-  mergeIndexAfter(changed: number, whole?: boolean, removed?: number): number;
+  mergeIndexAfter(changed: number, whole?: boolean, removed?: number, replaced?: number): number;
   /** mergeIndexAfter() for deletions: they always count towards the next merge; returns `removed`. */
   mergeIndexAfterRemoval(removed: number): number;
 }
@@ -154,8 +154,8 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
     }
   }
 
-  function mergeIndexAfter(changed: number, whole = false, removed = 0): number {
-    indexMerge.changed(changed, whole, removed);
+  function mergeIndexAfter(changed: number, whole = false, removed = 0, replaced = 0): number {
+    indexMerge.changed(changed, whole, removed, replaced);
     return changed;
   }
 
