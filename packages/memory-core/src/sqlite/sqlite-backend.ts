@@ -120,7 +120,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
       return collect(write, row);
     };
     const results = checkpointer.write(pages, () =>
-      writer.writeAll(writes, writes.count, removals as [string, string][], removedAs, counted, whole),
+      writer.writeAll(writes, removals as [string, string][], removedAs, counted, whole),
     );
     const changed = results.length;
     // A whole merge is a bulk write too, with a checkpoint of its own: the worker copies the

@@ -21,8 +21,6 @@ export interface IndexMerge {
    * deleted (an import's `remove`) and `replaced` rows of `entries` rewritten.
    */
   changed(entries: number, whole?: boolean, removed?: number, replaced?: number): void;
-  /** After `entries` entries were deleted: counted towards the next merge like small writes. */
-  removed(entries: number): void;
 }
 
 /** Changes before the first merge, and at least between two. */
@@ -123,41 +121,33 @@ export function createIndexMerge(statements: StatementCache, logger: Logger): In
     },
 
     changed(entries, whole = false, removed = 0, replaced = 0) {
+      // What the merge is owed: all of it, or for a bulk write under automerge its old postings.
       const bulk = !whole && entries >= MERGE_AFTER_MIN;
-      note(entries + removed, bulk ? removed + replaced : entries + removed, whole);
-    },
-
-    removed(entries) {
-      note(entries, entries, false);
+      const owed = bulk ? removed + replaced : entries + removed;
+      try {
+        if (counted !== null) counted.changes += entries + removed;
+        step();
+        since += owed;
+        if (!whole && since < due) return;
+        const size = count();
+        due = dueAt(size);
+        if (!whole && since < due) return;
+        if (whole) {
+          const started = performance.now();
+          merging = null;
+          statements.get("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')").run();
+          done({ changes: since, entries: size, ms: Math.round(performance.now() - started) });
+        } else {
+          // A negative page count starts an incremental optimize; later steps continue it.
+          merge(-MERGE_STEP_PAGES);
+          merging = { started: performance.now(), changes: since, entries: size, steps: 1 };
+          logger.debug("full-text index merge started", { changes: since, entries: size });
+        }
+        since = 0;
+      } catch (error) {
+        merging = null;
+        logger.debug("full-text index merge skipped", { error: (error as Error).message });
+      }
     },
   };
-
-  /** Counts `changes`, of which `owed` towards the next merge, and merges if it is due. */
-  function note(changes: number, owed: number, whole: boolean): void {
-    try {
-      if (counted !== null) counted.changes += changes;
-      step();
-      if (owed === 0 && !whole) return;
-      since += owed;
-      if (!whole && since < due) return;
-      const size = count();
-      due = dueAt(size);
-      if (!whole && since < due) return;
-      if (whole) {
-        const started = performance.now();
-        merging = null;
-        statements.get("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')").run();
-        done({ changes: since, entries: size, ms: Math.round(performance.now() - started) });
-      } else {
-        // A negative page count starts an incremental optimize; later steps continue it.
-        merge(-MERGE_STEP_PAGES);
-        merging = { started: performance.now(), changes: since, entries: size, steps: 1 };
-        logger.debug("full-text index merge started", { changes: since, entries: size });
-      }
-      since = 0;
-    } catch (error) {
-      merging = null;
-      logger.debug("full-text index merge skipped", { error: (error as Error).message });
-    }
-  }
 }

@@ -1,6 +1,6 @@
 // The write path of SqliteMemory: upserts and deletes, each in one immediate transaction, with the
 // changes counted for the full-text index merge (the façade clears its recall cache after each).
-import type { RemovalNote } from "@claw/memory-api";
+import type { BulkWrites, RemovalNote } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { unindexFullTextWhere } from "../search/fts-index.js";
@@ -39,13 +39,12 @@ export interface EntryWriter {
    */
   mergesWhole(entries: number): boolean;
   /**
-   * Removes `removals` (recorded as `removedAs`), then upserts `writes` (`count` of them), all in
-   * one transaction; returns what `collect` makes of each write that wrote a row, in the
-   * transaction. An error thrown by the iteration of `writes` rolls it all back.
+   * Removes `removals` (recorded as `removedAs`), then upserts `writes`, all in one transaction;
+   * returns what `collect` makes of each write that wrote a row, in the transaction. An error
+   * thrown by the iteration of `writes` rolls it all back.
    */
   writeAll<T>(
-    writes: Iterable<EntryWrite>,
-    count: number,
+    writes: BulkWrites,
     removals: readonly [string, string][],
     removedAs: RemovalNote,
     collect: (write: EntryWrite, row: WrittenRow) => T,
@@ -60,7 +59,7 @@ export interface EntryWriter {
    * a transaction of its own; returns `changed`.
    */
   mergeIndexAfter(changed: number, whole?: boolean, removed?: number, replaced?: number): number;
-  /** mergeIndexAfter() for deletions: they always count towards the next merge; returns `removed`. */
+  /** mergeIndexAfter() for deletions, which always count towards the next merge; returns `removed`. */
   mergeIndexAfterRemoval(removed: number): number;
 }
 
@@ -124,15 +123,14 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
   }
 
   function writeAll<T>(
-    writes: Iterable<EntryWrite>,
-    count: number,
+    writes: BulkWrites,
     removals: readonly [string, string][],
     removedAs: RemovalNote,
     collect: (write: EntryWrite, row: WrittenRow) => T,
     whole = false,
   ): T[] {
     assertOpen();
-    const raise = count >= BULK_WRITE_ENTRIES && options.cacheKib < BULK_CACHE_KIB;
+    const raise = writes.count >= BULK_WRITE_ENTRIES && options.cacheKib < BULK_CACHE_KIB;
     if (raise) db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
     try {
       return guard(() =>
@@ -160,7 +158,7 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
   }
 
   function mergeIndexAfterRemoval(removed: number): number {
-    indexMerge.removed(removed);
+    indexMerge.changed(0, false, removed);
     return removed;
   }
 
