@@ -79,7 +79,7 @@ export function importEntries(
 }
 
 /**
- * Imports the whole corpus in chunks and returns the seconds spent inside import(), and in the
+ * Imports the whole corpus in calls of `chunk` entries and returns the seconds spent inside import(), and in the
  * flush() after the last chunk: the entries of a chunk are generated before its clock starts, and
  * the log checkpoint a bulk import leaves to a worker thread is timed where it was not overlapped
  * (what a caller waiting for a settled store sees), so recall is then timed on a settled store.
@@ -88,10 +88,11 @@ export async function importCorpus(
   memory: SqliteMemory,
   corpus: Corpus,
   shape: ImportShape = {},
+  chunk = IMPORT_CHUNK,
 ): Promise<number> {
   let nanos = 0n;
-  for (let from = 0; from < corpus.size; from += IMPORT_CHUNK) {
-    const to = Math.min(corpus.size, from + IMPORT_CHUNK);
+  for (let from = 0; from < corpus.size; from += chunk) {
+    const to = Math.min(corpus.size, from + chunk);
     const entries = importEntries(corpus, from, to, shape);
     const start = process.hrtime.bigint();
     await memory.import(entries);

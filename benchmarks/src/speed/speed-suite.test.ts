@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { measureSize, type SizeResult } from "./measure-size.js";
 import { SPEED_PROFILES, speedOutput, speedSuite } from "./speed-suite.js";
+import { measureStoreAfterImport } from "./store-after-import.js";
 
 const LABEL = "tiny";
 
@@ -173,5 +174,34 @@ describe("speed profiles", () => {
       ["100k", 100_000, 768],
       ["1m", 1_000_000, 384],
     ]);
+  });
+});
+
+describe("store() after imports", () => {
+  it("times store() after one import and after the same entries in several calls", async () => {
+    const workDir = mkdtempSync(join(tmpdir(), "after-import-"));
+    try {
+      const figures = await measureStoreAfterImport(
+        { size: 3000, calls: 3, stores: 25, seed: 5 },
+        { workDir, log: () => {} },
+      );
+      const value = (id: string) => figures.value(id) ?? Number.NaN;
+      for (const name of ["import", "batches"]) {
+        expect(value(`claw.${name}.import_per_s`)).toBeGreaterThan(0);
+        expect(value(`claw.store_after_${name}.p95_ms`)).toBeGreaterThanOrEqual(
+          value(`claw.store_after_${name}.p50_ms`),
+        );
+      }
+      expect(value("ratio.claw_store_after_batches_vs_import.p95")).toBeCloseTo(
+        value("claw.store_after_batches.p95_ms") / value("claw.store_after_import.p95_ms"),
+        9,
+      );
+      expect(figures.figures.map((f) => f.id)).toContain(
+        "speed.after-import.3k.ratio.claw_store_after_batches_vs_import.p50",
+      );
+      expect(readdirSync(workDir)).toEqual([]);
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,11 +2,12 @@
  * The speed suite: claw's store against a full scan, a JavaScript scan and Orama, on one seeded
  * synthetic corpus per size, with latency percentiles, throughput, memory and size figures.
  */
-import type { Profile, Suite, SuiteOutput } from "../suite.js";
+import type { Figure, Profile, Suite, SuiteOutput } from "../suite.js";
 import { distributionTable, recallChart } from "./distribution-report.js";
 import { measureSize, type SizeResult } from "./measure-size.js";
 import type { SizePlan } from "./size-plan.js";
 import { speedCharts, speedTable } from "./speed-report.js";
+import { measureStoreAfterImport, STORE_AFTER_IMPORT } from "./store-after-import.js";
 
 const SEED = 20_261_121;
 
@@ -47,9 +48,10 @@ export const SPEED_PROFILES: Record<Profile, readonly SizePlan[]> = {
   large: [plan("1m", 1_000_000, 384, ONE_MILLION)],
 };
 
-export function speedOutput(results: readonly SizeResult[]): SuiteOutput {
+/** `extra`: figures of no size plan (store() after imports). */
+export function speedOutput(results: readonly SizeResult[], extra: readonly Figure[] = []): SuiteOutput {
   return {
-    figures: results.flatMap((r) => r.figures),
+    figures: [...results.flatMap((r) => r.figures), ...extra],
     charts: [
       ...speedCharts(results),
       ...(results.some((r) => r.plan.distributions) ? [recallChart(results)] : []),
@@ -72,6 +74,7 @@ export const speedSuite: Suite<Profile> = {
       ctx.log(`speed ${sizePlan.label}: done in ${result.seconds.toFixed(1)} s`);
       results.push(result);
     }
-    return speedOutput(results);
+    const afterImport = await measureStoreAfterImport(STORE_AFTER_IMPORT, ctx);
+    return speedOutput(results, afterImport.figures);
   },
 };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { BinaryCodes } from "./binary-codes.js";
-import { TopScores } from "./top-scores.js";
 import { VectorEncoder } from "./vector-encoder.js";
 
 const encoder = (dimensions: number) =>
@@ -48,18 +47,5 @@ describe("binary codes", () => {
     expect([codes.countIn("a"), codes.countIn("b"), codes.countIn("missing"), codes.countIn()]).toEqual([
       2, 2, 0, 4,
     ]);
-  });
-});
-
-describe("top scores", () => {
-  it("keeps the highest scores whatever the order they come in", () => {
-    const scores = [5, 1, 9, 3, 7, 7, 2, 8, 0, 6];
-    const top = new TopScores(4);
-    for (const [i, score] of scores.entries()) if (score > top.floor) top.offer(score, i);
-    expect([...top.kept()].map((i) => scores[i]).sort()).toEqual([7, 7, 8, 9]);
-    expect(top.floor).toBe(7);
-    const none = new TopScores(0);
-    none.offer(1, 1);
-    expect([...none.kept()]).toEqual([]);
   });
 });
