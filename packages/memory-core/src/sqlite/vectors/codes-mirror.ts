@@ -4,7 +4,7 @@ import type { StatementCache } from "../schema/statement-cache.js";
 import { BinaryCodes } from "./binary-codes.js";
 import type { BuiltCodes } from "./codes-rebuild.js";
 import { ENCODING_KEY, parseEncoding } from "./encoding-state.js";
-import { blobToEncoded, type EncodedVector, VectorEncoder } from "./vector-encoder.js";
+import { type EncodedVector, VectorEncoder } from "./vector-encoder.js";
 
 /** Share of the mirror that may be codes of deleted entries before it is read again whole. */
 const MAX_STALE_SHARE = 0.1;
@@ -70,6 +70,7 @@ export class CodesMirror {
     }
     if (codes === null) {
       codes = new BinaryCodes(built.encoder.words);
+      codes.reserve(this.statements.get("SELECT count(*) FROM memory_codes").pluck().get() as number);
       this.seenSeq = 0;
       this.read(codes, -1);
     }
@@ -110,13 +111,16 @@ export class CodesMirror {
     return this.statements.get("PRAGMA data_version").pluck().get() as number;
   }
 
-  /** Adds to `into` the codes written after `afterSeq`, and remembers the last seq seen. */
+  /** Adds to `into` the codes written after `afterSeq` (-1: all), and remembers the last seq seen. */
   private read(into: BinaryCodes, afterSeq: number): void {
+    // A whole read (into an empty mirror) meets each rid once: memory_codes is keyed by rid.
+    const whole = afterSeq < 0;
     for (const [rid, namespace, code, seq] of this.statements
       .get("SELECT rid, namespace, code, seq FROM memory_codes WHERE seq > ?")
       .raw()
       .iterate(afterSeq) as Iterable<[number, string, Buffer, number]>) {
-      into.set(rid, namespace, blobToEncoded(code, into.words));
+      if (whole) into.appendStored(rid, namespace, code);
+      else into.setStored(rid, namespace, code);
       if (seq > this.seenSeq) this.seenSeq = seq;
     }
   }
