@@ -2,10 +2,10 @@
  * store() after bulk imports, in every profile: a keyword-only store filled by one import and one
  * holding the same entries imported in many calls (an agent syncing in batches), then single
  * store() calls on the two in turn. A rule of the full-text merge once left the merge of every
- * batch to the writes after them: after 100k entries in 20 calls store() p95 was 3.0–4.3 ms
- * against 0.4–0.6 ms after one import (0.8 ms with the rule fixed), and at 1M in 50k calls its p50
- * was 3.2 ms. The CI profile's 1k and 10k sizes cannot show it (their batches are too small to be
- * bulk writes), so this runs at 100k, text only: ~10 s.
+ * batch to the writes after them: after 100k entries in 20 calls store() p95 was 2.8–3.1 ms
+ * against 0.5–0.7 ms after one import (p95 ratio 4.6–5.3; 0.94–1.0 with the rule fixed), and at
+ * 1M in 50k calls its p50 was 3.2 ms. The CI profile's 1k and 10k sizes cannot show it (their
+ * batches are too small to be bulk writes), so this runs at 100k, text only: ~10 s.
  */
 import { join } from "node:path";
 import { summarize } from "../stats.js";
