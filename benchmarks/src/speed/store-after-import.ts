@@ -45,33 +45,32 @@ export async function measureStoreAfterImport(
   const out = createSizeFigures(label);
   const corpus = createCorpus({ size: plan.size, dimensions: 8, seed: plan.seed });
   const chunks = { import: undefined, batches: Math.ceil(plan.size / plan.calls) };
-  const paths = NAMES.map((name) => join(ctx.workDir, `claw-after-${name}.db`));
-  const memories = paths.map((path) => openKeywordClaw(path));
+  const stores = NAMES.map((name) => {
+    const path = join(ctx.workDir, `claw-after-${name}.db`);
+    return { name, path, memory: openKeywordClaw(path), times: [] as number[] };
+  });
   try {
-    for (const [i, name] of NAMES.entries()) {
-      ctx.log(
-        `speed ${label}: keyword-only import (${name === "import" ? "one call" : `${plan.calls} calls`})`,
-      );
-      const seconds = await importCorpus(memories[i]!, corpus, { dated: true }, chunks[name]);
+    for (const { name, memory } of stores) {
+      const calls = name === "import" ? "one call" : `${plan.calls} calls`;
+      ctx.log(`speed ${label}: keyword-only import (${calls})`);
+      const seconds = await importCorpus(memory, corpus, { dated: true }, chunks[name]);
       out.add(`claw.${name}.import_per_s`, plan.size / Math.max(seconds, 1e-9), "entries/s", "higher");
     }
     // In turn, so that both stores' figures come from the same minutes of the machine.
     ctx.log(`speed ${label}: store() × ${plan.stores} on each, in turn`);
-    const times: number[][] = NAMES.map(() => []);
     for (let j = 0; j < plan.stores; j++) {
       const index = plan.size + j;
-      for (const [i, memory] of memories.entries()) {
+      for (const { memory, times } of stores) {
         const start = process.hrtime.bigint();
         await memory.store(corpus.keyAt(index), corpus.sentenceAt(index));
-        times[i]!.push(Number(process.hrtime.bigint() - start) / 1e6);
+        times.push(Number(process.hrtime.bigint() - start) / 1e6);
         await memory.flush();
       }
     }
-    for (const [i, name] of NAMES.entries())
-      out.latency(`claw.store_after_${name}`, summarize(times[i]!), false);
+    for (const { name, times } of stores) out.latency(`claw.store_after_${name}`, summarize(times), false);
   } finally {
-    for (const memory of memories) await memory.close();
-    for (const path of paths) removeDatabase(path);
+    for (const { memory } of stores) await memory.close();
+    for (const { path } of stores) removeDatabase(path);
   }
   for (const p of ["p50", "p95"]) {
     const batches = out.value(`claw.store_after_batches.${p}_ms`) as number;

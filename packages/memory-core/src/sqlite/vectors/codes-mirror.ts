@@ -63,14 +63,17 @@ export class CodesMirror {
     if (built === null) return null;
     const version = this.metaVersion;
     let codes = this.codes;
+    const count = () => this.statements.get("SELECT count(*) FROM memory_codes").pluck().get() as number;
+    // Counted once per refresh: the stale check's count also sizes a whole read after it.
+    let stored: number | undefined;
     if (codes !== null && version !== this.codesVersion) {
       this.read(codes, this.seenSeq);
-      const stored = this.statements.get("SELECT count(*) FROM memory_codes").pluck().get() as number;
+      stored = count();
       if (codes.count - stored > codes.count * MAX_STALE_SHARE) codes = null;
     }
     if (codes === null) {
       codes = new BinaryCodes(built.encoder.words);
-      codes.reserve(this.statements.get("SELECT count(*) FROM memory_codes").pluck().get() as number);
+      codes.reserve(stored ?? count());
       this.seenSeq = 0;
       this.read(codes, -1);
     }
