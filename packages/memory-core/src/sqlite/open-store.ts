@@ -5,7 +5,12 @@ import { migrate } from "./schema/migrate.js";
 import { type ConnectionSizes, openDatabase } from "./schema/open-database.js";
 import { applyFingerprint } from "./schema/provider-fingerprint.js";
 import { createStatementCache, type StatementCache } from "./schema/statement-cache.js";
+import { nibbleScanAvailable } from "./vectors/nibble-blocks.js";
 import { createVectorIndex, type VectorIndex } from "./vectors/vector-index.js";
+
+/** status().warnings and the one log line when the vector pre-filter cannot scan in WebAssembly. */
+export const NO_SIMD_WARNING =
+  "WebAssembly SIMD unavailable: the vector pre-filter scans its codes in JavaScript, several times slower";
 
 /** The parts a SqliteMemory composes, opened and wired in order. */
 export interface StoreParts {
@@ -42,6 +47,10 @@ export function openStore(options: OpenStoreOptions): StoreParts {
     const warnings: string[] = [];
     if (provider === null) return { db, statements, vectors, warnings };
     if (opened.vecUnavailableReason) warnings.push(opened.vecUnavailableReason);
+    if (!nibbleScanAvailable()) {
+      warnings.push(NO_SIMD_WARNING);
+      logger.warn(NO_SIMD_WARNING);
+    }
     applyFingerprint(db, meta, vectors, provider, logger);
     return { db, statements, vectors, warnings };
   } catch (error) {
