@@ -1,4 +1,4 @@
-import { NibbleBlocks, nibbleScanAvailable } from "./nibble-blocks.js";
+import { NibbleBlocks } from "./nibble-blocks.js";
 import { TopScores } from "./top-scores.js";
 import { blobToEncoded, type EncodedVector, type QueryTables } from "./vector-encoder.js";
 
@@ -40,7 +40,7 @@ export class BinaryCodes {
     readonly words: number,
     options: { simd?: boolean } = {},
   ) {
-    this.blocks = new NibbleBlocks(words, options.simd !== false && nibbleScanAvailable());
+    this.blocks = new NibbleBlocks(words, options.simd !== false);
   }
 
   /** Where the scan of nearest() runs. */
@@ -169,14 +169,14 @@ export class BinaryCodes {
     // The SIMD scan reads every code: for a namespace of few codes, reading just those costs less.
     if (this.blocks.scans && (wanted === -1 || this.countIn(namespace) * SIMD_SHARE >= this.size)) {
       this.offerScanned(query, top, wanted, null);
-      return Array.from(top.kept(), (slot) => this.rids[slot] as number);
+      return this.ridsOf(top);
     }
     for (let slot = 0; slot < this.size; slot++) {
       if (wanted !== -1 && namespaces[slot] !== wanted) continue;
       const score = this.estimate(query, slot);
       if (score > top.floor) top.offer(score, slot);
     }
-    return Array.from(top.kept(), (slot) => this.rids[slot] as number);
+    return this.ridsOf(top);
   }
 
   /**
@@ -195,7 +195,7 @@ export class BinaryCodes {
         if (slot !== undefined) keep[slot] = 1;
       }
       this.offerScanned(query, top, -1, keep);
-      return Array.from(top.kept(), (slot) => this.rids[slot] as number);
+      return this.ridsOf(top);
     }
     for (const rid of rids) {
       const slot = slots.get(rid);
@@ -203,7 +203,7 @@ export class BinaryCodes {
       const score = this.estimate(query, slot);
       if (score > top.floor) top.offer(score, slot);
     }
-    return Array.from(top.kept(), (slot) => this.rids[slot] as number);
+    return this.ridsOf(top);
   }
 
   /**
@@ -223,6 +223,10 @@ export class BinaryCodes {
         (scales[slot] as number) * (twoSteps * (sums[slot] as number) + constant);
       if (score > top.floor) top.offer(score, slot);
     }
+  }
+
+  private ridsOf(top: TopScores): number[] {
+    return Array.from(top.kept(), (slot) => this.rids[slot] as number);
   }
 
   /** The estimated cosine of the code in `slot` to the query, from the float tables. */

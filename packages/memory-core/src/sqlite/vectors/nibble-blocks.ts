@@ -73,7 +73,7 @@ export class NibbleBlocks {
   /** One code's bytes, for write() and copy(). */
   private readonly scratch: Uint8Array;
 
-  /** `words`: 32-bit words per code. `simd`: scan in WebAssembly (only where nibbleScanAvailable()). */
+  /** `words`: 32-bit words per code. `simd`: scan in WebAssembly, where nibbleScanAvailable() (else as false). */
   constructor(
     readonly words: number,
     simd: boolean,
