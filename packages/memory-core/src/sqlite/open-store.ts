@@ -43,7 +43,7 @@ export function openStore(options: OpenStoreOptions): StoreParts {
     migrate(db, options.newId);
     const statements = createStatementCache(db);
     const meta = createMetaStore(db);
-    const vectors = createVectorIndex(db, statements, meta, opened.vecVersion !== null);
+    const vectors = createVectorIndex(db, statements, meta, opened.vecVersion !== null, { logger });
     const warnings: string[] = [];
     if (provider === null) return { db, statements, vectors, warnings };
     if (opened.vecUnavailableReason) warnings.push(opened.vecUnavailableReason);

@@ -157,6 +157,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
       return { written, jobs };
     },
     async settle() {
+      await vectors.settled();
       await checkpointer.settled();
     },
     async deleteRefs(refs, note) {
@@ -217,6 +218,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     ping: async () => (db.prepare("SELECT 1 AS ok").get() as { ok: number }).ok === 1,
     async close() {
       closed = true;
+      await vectors.close();
       await checkpointer.close();
       statements.clear();
       db.close();

@@ -25,15 +25,19 @@ export const MIN_BASIS = 256;
 /**
  * ...unless it came from this many already. A mean of 500 vectors found the same candidates as
  * the mean of all 100k (recall@10 0.999–1.000 on three kinds of vectors), so more adds nothing,
- * while re-encoding costs ~30 µs a vector with the write lock held: 262144 codes at 384
- * dimensions would keep other writers waiting ~8 s, beyond their 5 s busy timeout.
+ * while re-encoding costs ~30 µs a vector: 262144 codes at 384 dimensions would be ~8 s of work
+ * (in the background: codes-background-rebuild.ts) and a swap holding the write lock ~1.5 s.
  */
 export const MAX_BASIS = 65536;
 
-/** The number of stored codes at which the encoding is rebuilt around a fresh mean. */
+/**
+ * The number of stored codes at which the encoding is rebuilt around a fresh mean: never beyond
+ * MAX_BASIS, so a mean of more vectors than a quarter of it (a bulk import, a store rebuilt whole
+ * on open) is not followed by a rebuild of four times as many codes.
+ */
 export function rebuildAt(encoding: CodeEncoding): number {
   if (encoding.basis >= MAX_BASIS) return Number.POSITIVE_INFINITY;
-  return Math.max(MIN_BASIS, encoding.basis * GROWTH_FACTOR);
+  return Math.min(MAX_BASIS, Math.max(MIN_BASIS, encoding.basis * GROWTH_FACTOR));
 }
 
 interface StoredEncoding {

@@ -139,10 +139,12 @@ describe("vector codes rebuild", () => {
     expect(parseEncoding(undefined)).toBeNull();
     expect(parseEncoding("{")).toBeNull();
     expect(parseEncoding(serializeEncoding(encoding).replace('"version":2', '"version":1'))).toBeNull();
-    expect([0, 256, 300, 16384, MAX_BASIS].map((basis) => rebuildAt({ ...encoding, basis }))).toEqual([
+    // A mean of more than a quarter of MAX_BASIS vectors is rebuilt once more, at MAX_BASIS codes.
+    expect([0, 256, 300, 16384, 20000, MAX_BASIS].map((basis) => rebuildAt({ ...encoding, basis }))).toEqual([
       256,
       1024,
       1200,
+      65536,
       65536,
       Number.POSITIVE_INFINITY,
     ]);

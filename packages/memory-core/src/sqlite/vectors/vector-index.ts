@@ -1,9 +1,11 @@
+import { type Logger, silentLogger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import { blobToFloat32, cosineSimilarity, float32ToBlob } from "../../recall/vector-math.js";
 import { type EntryFilter, filterSql, type SqlFragment } from "../reads/filter-sql.js";
 import type { MetaStore } from "../schema/meta-store.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { narrowestField } from "../search/metadata-fields.js";
+import { createBackgroundRebuild } from "./codes-background-rebuild.js";
 import { CodesMirror } from "./codes-mirror.js";
 import { type BuiltCodes, CODES_TABLE, rebuildCodes } from "./codes-rebuild.js";
 import { deleteEncoding, rebuildAt } from "./encoding-state.js";
@@ -30,6 +32,15 @@ export interface VectorIndex {
   /** Drops the in-memory state so the next search reloads it (after a failed transaction). */
   invalidate(): void;
   search(query: Float32Array, k: number, filter: EntryFilter): VectorHit[];
+  /**
+   * Runs a bulk write: a growth rebuild it reaches runs inside it, as part of a call already long,
+   * instead of after it (codes-background-rebuild.ts).
+   */
+  bulk<T>(write: () => T): T;
+  /** Resolves once no rebuild of the codes is under way. */
+  settled(): Promise<void>;
+  /** Stops a rebuild under way (it writes nothing then); call before closing the database. */
+  close(): Promise<void>;
 }
 
 /** Every written code takes the next `seq`, so another connection reads only what changed. */
@@ -81,9 +92,22 @@ export function candidatesFor(k: number, codes: number, minCandidates = MIN_CAND
   return Math.max(k * CANDIDATES_PER_HIT, minCandidates, Math.ceil(codes / CODES_PER_CANDIDATE));
 }
 
+/**
+ * A growth rebuild re-encoding more codes than this, reached by a write that is not a bulk one,
+ * runs in the background (codes-background-rebuild.ts): 4,096 codes re-encode in ~0.15 s, the
+ * next rebuilds (16,384 and 65,536 codes) would hold the write lock ~0.6 and ~2.6 s.
+ */
+const INLINE_REBUILD_MAX = 4096;
+
 export interface VectorIndexOptions {
   /** Fewest candidates the pre-filter passes to the re-rank (default 1000). */
   minCandidates?: number;
+  logger?: Logger;
+  /** Codes a growth rebuild may re-encode inside the write that reached it (default 4,096). */
+  inlineRebuildMax?: number;
+  /** A background rebuild's rows per page and what it awaits between pages (tests). */
+  rebuildPageRows?: number;
+  rebuildPause?: () => Promise<void>;
 }
 
 /**
@@ -96,7 +120,9 @@ export interface VectorIndexOptions {
  *
  * The codes are rebuilt (codes-rebuild.ts) when the stored encoding is missing or of another
  * version or dimension — a store from before this encoding rebuilds once on open — and when the
- * store has grown to GROWTH_FACTOR times the vectors its mean came from (encoding-state.ts).
+ * store has grown to GROWTH_FACTOR times the vectors its mean came from (encoding-state.ts): in
+ * the write that reached it when that re-encodes few codes or is a bulk write, in the background
+ * otherwise (codes-background-rebuild.ts).
  */
 export function createVectorIndex(
   db: Database,
@@ -110,6 +136,18 @@ export function createVectorIndex(
   if (vecAvailable) db.exec("DROP TABLE IF EXISTS memories_vec"); // the vec0 index of early builds
   const minCandidates = options.minCandidates ?? MIN_CANDIDATES;
   const mirror = new CodesMirror(db, statements, meta);
+  const inlineRebuildMax = options.inlineRebuildMax ?? INLINE_REBUILD_MAX;
+  const background = createBackgroundRebuild({
+    db,
+    meta,
+    logger: options.logger ?? silentLogger,
+    // Null: another connection rebuilt first; its build is read again on next use.
+    adopt: (built) => (built === null ? mirror.reset() : mirror.adopt(built)),
+    pageRows: options.rebuildPageRows,
+    pause: options.rebuildPause,
+  });
+  /** Bulk writes under way (bulk()). */
+  let bulkDepth = 0;
   /** The build whose growth is being watched, and the `seq` at which to count the codes again. */
   let watched: BuiltCodes | null = null;
   let countAtSeq = 0;
@@ -128,11 +166,15 @@ export function createVectorIndex(
       watched = built;
       countAtSeq = rebuildAt(built.encoder.encoding);
     }
-    if (seq < countAtSeq) return;
+    if (seq < countAtSeq || background.running) return;
     const due = rebuildAt(built.encoder.encoding);
     const count = statements.get("SELECT count(*) FROM memory_codes").pluck().get() as number;
     if (count < due) {
       countAtSeq = seq + (due - count);
+      return;
+    }
+    if (count > inlineRebuildMax && bulkDepth === 0) {
+      background.start(built);
       return;
     }
     const { build, dimensions } = built.encoder.encoding;
@@ -222,6 +264,16 @@ export function createVectorIndex(
     invalidate() {
       mirror.reset();
     },
+    bulk(write) {
+      bulkDepth++;
+      try {
+        return write();
+      } finally {
+        bulkDepth--;
+      }
+    },
+    settled: () => background.settled(),
+    close: () => background.close(),
     search(queryVector, k, filter) {
       const current = k > 0 ? mirror.current() : null;
       if (current === null) return [];

@@ -144,7 +144,8 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
             }
             return results;
           };
-          return whole ? indexMerge.writeWhole(writeRows) : writeRows();
+          const bulk = () => (writes.count >= BULK_WRITE_ENTRIES ? vectors.bulk(writeRows) : writeRows());
+          return whole ? indexMerge.writeWhole(bulk) : bulk();
         }),
       );
     } finally {

@@ -7,7 +7,7 @@ import { createMetaStore, type MetaStore } from "../../schema/meta-store.js";
 import { connectionSizes } from "../../schema/open-database.js";
 import type { StatementCache } from "../../schema/statement-cache.js";
 import { SqliteMemory } from "../../sqlite-memory.js";
-import { createVectorIndex, type VectorIndex } from "../vector-index.js";
+import { createVectorIndex, type VectorIndex, type VectorIndexOptions } from "../vector-index.js";
 import { tableProvider, type VectorSet } from "./vector-sets.js";
 
 export interface OpenedIndex {
@@ -49,7 +49,7 @@ export function openIndex(
     loadVectorExtension?: boolean;
     /** Wraps the statements the index runs (to record them). */
     statements?: (statements: StatementCache) => StatementCache;
-  } = {},
+  } & Pick<VectorIndexOptions, "inlineRebuildMax" | "rebuildPageRows" | "rebuildPause"> = {},
 ): OpenedIndex {
   const store = openStore({
     path,
@@ -59,13 +59,18 @@ export function openIndex(
     loadVectorExtension: options.loadVectorExtension ?? true,
     sizes: connectionSizes(DEFAULT_CONFIG.memory),
   });
-  onTestFinished(() => {
-    store.db.close();
-  });
   const meta = createMetaStore(store.db);
   const statements = options.statements?.(store.statements) ?? store.statements;
   const index = createVectorIndex(store.db, statements, meta, store.vectors.kind === "sqlite-vec", {
     minCandidates: options.minCandidates,
+    inlineRebuildMax: options.inlineRebuildMax,
+    rebuildPageRows: options.rebuildPageRows,
+    rebuildPause: options.rebuildPause,
+  });
+  onTestFinished(async () => {
+    // A rebuild under way stops before the connection closes under it.
+    await index.close();
+    store.db.close();
   });
   return {
     index,

@@ -1,0 +1,174 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "@claw/memory-api";
+import type { Database } from "better-sqlite3";
+import type { MetaStore } from "../schema/meta-store.js";
+import { BinaryCodes } from "./binary-codes.js";
+import type { BuiltCodes } from "./codes-rebuild.js";
+import { ENCODING_KEY, parseEncoding, ROTATION_SEED, writeEncoding } from "./encoding-state.js";
+import { type CodeEncoding, encodedToBlob, VectorEncoder } from "./vector-encoder.js";
+
+/**
+ * A growth rebuild of the codes (vector-index.ts) that keeps the write lock only to swap them in.
+ * Done inside the write that reached the count, re-encoding 65,536 codes at 384 dimensions held
+ * the lock for 2.5–2.7 s: that store() waited as long, and so did every writer of the database
+ * (their busy timeout is 5 s, which wider vectors would pass). Here the mean and the new codes are
+ * computed from pages of rows read outside any write, yielding to the event loop between pages, so
+ * searches and writes go on with the old codes meanwhile; then one short immediate transaction
+ * writes the new codes and the encoding. Codes written after the rebuild began (a higher `seq`)
+ * are encoded again in that transaction from the rows as they are then, and only codes still
+ * stored are kept, so writes and deletions made meanwhile are never lost. A process that ends
+ * before the swap has written nothing: the old codes and encoding stay, and the next write that
+ * sees the count due starts again.
+ */
+export interface BackgroundRebuild {
+  /** Starts a rebuild grown from `from`'s build, unless one is under way. */
+  start(from: BuiltCodes): void;
+  /** Whether a rebuild is under way. */
+  readonly running: boolean;
+  /** Resolves once no rebuild is under way. */
+  settled(): Promise<void>;
+  /** Stops a rebuild under way before its swap (nothing is written) and waits for it. */
+  close(): Promise<void>;
+}
+
+export interface BackgroundRebuildOptions {
+  db: Database;
+  meta: MetaStore;
+  /** Takes the swapped-in build (or, when another connection rebuilt first, null: read it again). */
+  adopt: (built: BuiltCodes | null) => void;
+  logger: Logger;
+  /** Rows read per page (default 1000). */
+  pageRows?: number;
+  /** Awaited between pages (default: the next turn of the event loop). */
+  pause?: () => Promise<void>;
+}
+
+const PAGE_ROWS = 1000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function createBackgroundRebuild(options: BackgroundRebuildOptions): BackgroundRebuild {
+  const { db, meta, adopt, logger } = options;
+  const pageRows = options.pageRows ?? PAGE_ROWS;
+  const pause = options.pause ?? nextTurn;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+
+  /** The rows with a vector, a page at a time, each page read on its own (no write lock). */
+  async function* pages<R>(columns: string): AsyncGenerator<R[]> {
+    const page = db.prepare(
+      `SELECT rid, ${columns} FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT ${pageRows}`,
+    );
+    for (let after = 0; ; ) {
+      await pause();
+      if (stopped) return;
+      const rows = page.all(after) as Array<R & { rid: number }>;
+      if (rows.length === 0) return;
+      yield rows;
+      after = (rows[rows.length - 1] as { rid: number }).rid;
+    }
+  }
+
+  async function rebuild(from: BuiltCodes): Promise<void> {
+    const { dimensions, build } = from.encoder.encoding;
+    // Read first: a code written after this has a higher seq, whatever page its row is read in.
+    const startSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM memory_codes").pluck().get() as number;
+    const sum = new Float64Array(dimensions);
+    let basis = 0;
+    for await (const rows of pages<{ embedding: Buffer }>("embedding")) {
+      for (const { embedding } of rows) {
+        if (embedding.byteLength !== dimensions * 4) continue;
+        const view = new DataView(embedding.buffer, embedding.byteOffset, embedding.byteLength);
+        for (let i = 0; i < dimensions; i++) sum[i] = (sum[i] as number) + view.getFloat32(i * 4, true);
+        basis++;
+      }
+    }
+    if (stopped) return;
+    const mean = new Float32Array(dimensions);
+    if (basis > 0) for (let i = 0; i < dimensions; i++) mean[i] = (sum[i] as number) / basis;
+    const encoding: CodeEncoding = { dimensions, seed: ROTATION_SEED, mean, basis, build: randomUUID() };
+    const encoder = new VectorEncoder(encoding);
+    const encoded = new Map<number, Buffer>();
+    for await (const rows of pages<{ rid: number; embedding: Buffer }>("embedding")) {
+      for (const { rid, embedding } of rows) encoded.set(rid, encodedToBlob(encoder.encode(embedding)));
+    }
+    if (stopped) return;
+    const swapStarted = performance.now();
+    const swapped = swapCodes(db, meta, encoder, encoded, startSeq, build);
+    adopt(swapped);
+    logger.debug("vector codes rebuilt in the background", {
+      codes: swapped?.codes?.count ?? 0,
+      basis,
+      adopted: swapped !== null,
+      swapMs: Math.round(performance.now() - swapStarted),
+    });
+  }
+
+  return {
+    start(from) {
+      if (running !== null || stopped) return;
+      running = rebuild(from)
+        .catch((error: unknown) => {
+          // Only the codes' quality is at stake: the old ones stay, and a later write retries.
+          logger.warn("vector codes rebuild failed", { error: (error as Error).message });
+        })
+        .finally(() => {
+          running = null;
+        });
+    },
+    get running() {
+      return running !== null;
+    },
+    async settled() {
+      while (running !== null) await running;
+    },
+    async close() {
+      stopped = true;
+      while (running !== null) await running;
+    },
+  };
+}
+
+/**
+ * Writes the codes of every vector still stored, in one immediate transaction: those of `encoded`
+ * for codes not written since `startSeq`, the others encoded now from their rows. Returns the new
+ * build, or null when another connection rebuilt from `build` first (it is then read again).
+ */
+function swapCodes(
+  db: Database,
+  meta: MetaStore,
+  encoder: VectorEncoder,
+  encoded: ReadonlyMap<number, Buffer>,
+  startSeq: number,
+  build: string,
+): BuiltCodes | null {
+  return db
+    .transaction((): BuiltCodes | null => {
+      if (parseEncoding(meta.get(ENCODING_KEY))?.build !== build) return null;
+      const stored = db
+        .prepare("SELECT rid, namespace, seq FROM memory_codes ORDER BY rid")
+        .raw()
+        .all() as Array<[number, string, number]>;
+      const rowOf = db
+        .prepare("SELECT embedding FROM memories WHERE rid = ? AND embedding IS NOT NULL")
+        .pluck();
+      const codes = new BinaryCodes(encoder.words);
+      codes.reserve(stored.length);
+      db.exec("DELETE FROM memory_codes");
+      const insert = db.prepare("INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ?)");
+      let seq = 0;
+      for (const [rid, namespace, writtenAt] of stored) {
+        let code = writtenAt > startSeq ? undefined : encoded.get(rid);
+        if (code === undefined) {
+          const embedding = rowOf.get(rid) as Buffer | undefined;
+          if (embedding === undefined) continue;
+          code = encodedToBlob(encoder.encode(embedding));
+        }
+        insert.run(rid, namespace, code, ++seq);
+        codes.appendStored(rid, namespace, code);
+      }
+      writeEncoding(meta, encoder.encoding);
+      return { raw: meta.get(ENCODING_KEY) as string, encoder, codes };
+    })
+    .immediate();
+}
