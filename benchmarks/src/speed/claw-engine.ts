@@ -113,15 +113,19 @@ export function openKeywordClaw(path: string): SqliteMemory {
  * Keyword-only bulk import into a fresh database at `path` (deleted afterwards), of entries dated
  * as an export dates them: entries/s.
  */
-export async function measureKeywordImport(path: string, corpus: Corpus): Promise<number> {
-  const memory = openKeywordClaw(path);
-  try {
-    const seconds = await importCorpus(memory, corpus, { dated: true });
-    return corpus.size / Math.max(seconds, 1e-9);
-  } finally {
-    await memory.close();
-    removeDatabase(path);
+export async function measureKeywordImport(path: string, corpus: Corpus, runs = 1): Promise<number[]> {
+  const rates: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const memory = openKeywordClaw(path);
+    try {
+      const seconds = await importCorpus(memory, corpus, { dated: true });
+      rates.push(corpus.size / Math.max(seconds, 1e-9));
+    } finally {
+      await memory.close();
+      removeDatabase(path);
+    }
   }
+  return rates;
 }
 
 export function openClaw(path: string, embeddings: PrecomputedEmbeddings): SqliteMemory {
