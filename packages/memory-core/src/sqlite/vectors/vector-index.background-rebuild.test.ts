@@ -4,8 +4,13 @@ import { float32ToBlob } from "../../recall/vector-math.js";
 import { tempDir } from "../test-support/temp-memory.js";
 import { ENCODING_KEY, parseEncoding } from "./encoding-state.js";
 import { anisotropicSet, type VectorSet } from "./test-support/vector-sets.js";
-import { type OpenedIndex, openIndex, openSetMemory, storeVectors } from "./test-support/vector-store.js";
-import { encodedToBlob, VectorEncoder } from "./vector-encoder.js";
+import {
+  expectCodesOfRows,
+  type OpenedIndex,
+  openIndex,
+  openSetMemory,
+  storeVectors,
+} from "./test-support/vector-store.js";
 
 const encodingOf = (opened: OpenedIndex) => parseEncoding(opened.meta.get(ENCODING_KEY));
 
@@ -55,30 +60,6 @@ function deleteVector(opened: OpenedIndex, i: number): void {
     opened.index.removeWhere("m.key = ?", [`k${i}`]);
     opened.db.prepare("DELETE FROM memories WHERE key = ?").run(`k${i}`);
   })();
-}
-
-/** Every stored code against the stored encoding applied to its row's vector now, and seq 1..n. */
-function expectCodesOfRows(opened: OpenedIndex): number {
-  const encoding = encodingOf(opened);
-  if (encoding === null) throw new Error("no encoding");
-  const encoder = new VectorEncoder(encoding);
-  const rows = opened.db
-    .prepare(
-      `SELECT c.rid, c.code, c.seq, m.embedding FROM memory_codes c LEFT JOIN memories m ON m.rid = c.rid ORDER BY c.seq`,
-    )
-    .raw()
-    .all() as Array<[number, Buffer, number, Buffer | null]>;
-  const withVectors = opened.db
-    .prepare("SELECT count(*) FROM memories WHERE embedding IS NOT NULL")
-    .pluck()
-    .get() as number;
-  expect(rows).toHaveLength(withVectors);
-  rows.forEach(([rid, code, seq, embedding], i) => {
-    expect(embedding, `rid ${rid}`).not.toBeNull();
-    expect(code.equals(encodedToBlob(encoder.encode(embedding as Buffer))), `rid ${rid}`).toBe(true);
-    expect(seq).toBe(i + 1);
-  });
-  return rows.length;
 }
 
 /** A store of `stored` vectors whose encoding came from 256 of them (next rebuild at 1,024). */

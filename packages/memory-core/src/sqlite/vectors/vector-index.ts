@@ -5,6 +5,7 @@ import { type EntryFilter, filterSql, type SqlFragment } from "../reads/filter-s
 import type { MetaStore } from "../schema/meta-store.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { narrowestField } from "../search/metadata-fields.js";
+import { createCodeWrites } from "./code-writes.js";
 import { createBackgroundRebuild } from "./codes-background-rebuild.js";
 import { CodesMirror } from "./codes-mirror.js";
 import { type BuiltCodes, CODES_TABLE, rebuildCodes } from "./codes-rebuild.js";
@@ -42,9 +43,6 @@ export interface VectorIndex {
   /** Stops a rebuild under way (it writes nothing then); call before closing the database. */
   close(): Promise<void>;
 }
-
-/** Every written code takes the next `seq`, so another connection reads only what changed. */
-const NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM memory_codes)";
 
 /**
  * Candidates the pre-filter passes to the exact re-rank: per requested hit, and at least. With
@@ -136,6 +134,7 @@ export function createVectorIndex(
   if (vecAvailable) db.exec("DROP TABLE IF EXISTS memories_vec"); // the vec0 index of early builds
   const minCandidates = options.minCandidates ?? MIN_CANDIDATES;
   const mirror = new CodesMirror(db, statements, meta);
+  const codeWrites = createCodeWrites(statements);
   const inlineRebuildMax = options.inlineRebuildMax ?? INLINE_REBUILD_MAX;
   const background = createBackgroundRebuild({
     db,
@@ -153,6 +152,8 @@ export function createVectorIndex(
   let countAtSeq = 0;
 
   function rebuild(dimensions: number, stillWanted: (stored: CodeEncoding | null) => boolean): void {
+    // The rebuild encodes every stored vector again, those of buffered codes included.
+    codeWrites.discard();
     mirror.adopt(rebuildCodes(db, meta, dimensions, stillWanted));
   }
 
@@ -168,6 +169,8 @@ export function createVectorIndex(
     }
     if (seq < countAtSeq || background.running) return;
     const due = rebuildAt(built.encoder.encoding);
+    // Buffered codes (a bulk write's) are written first, so that the table holds them all.
+    codeWrites.flush();
     const count = statements.get("SELECT count(*) FROM memory_codes").pluck().get() as number;
     if (count < due) {
       countAtSeq = seq + (due - count);
@@ -230,19 +233,12 @@ export function createVectorIndex(
       const built = mirror.encoding();
       if (built === null) return;
       const encoded = built.encoder.encode(embedding);
-      const seq = statements
-        .get(
-          `INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ${NEXT_SEQ})
-           ON CONFLICT(rid) DO UPDATE SET namespace = excluded.namespace, code = excluded.code, seq = excluded.seq
-           RETURNING seq`,
-        )
-        .pluck()
-        .get(rid, namespace, encodedToBlob(encoded)) as number;
+      const seq = codeWrites.write(rid, namespace, encodedToBlob(encoded));
       mirror.set(rid, namespace, encoded);
       rebuildIfGrown(built, seq);
     },
     remove(rid) {
-      statements.get("DELETE FROM memory_codes WHERE rid = ?").run(rid);
+      codeWrites.remove(rid);
       mirror.delete(rid);
     },
     removeWhere(where, params) {
@@ -250,13 +246,13 @@ export function createVectorIndex(
         .get(`SELECT m.rid FROM memories m WHERE ${where}`)
         .pluck()
         .all(...params) as number[];
-      const remove = statements.get("DELETE FROM memory_codes WHERE rid = ?");
       for (const rid of rids) {
-        remove.run(rid);
+        codeWrites.remove(rid);
         mirror.delete(rid);
       }
     },
     clear() {
+      codeWrites.discard();
       db.exec("DELETE FROM memory_codes");
       deleteEncoding(meta);
       mirror.reset();
@@ -267,7 +263,7 @@ export function createVectorIndex(
     bulk(write) {
       bulkDepth++;
       try {
-        return write();
+        return codeWrites.buffered(write);
       } finally {
         bulkDepth--;
       }

@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { silentLogger } from "@claw/memory-api";
-import { onTestFinished } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { DEFAULT_CONFIG } from "../../../config/config-schema.js";
 import { openStore } from "../../open-store.js";
 import { createMetaStore, type MetaStore } from "../../schema/meta-store.js";
 import { connectionSizes } from "../../schema/open-database.js";
 import type { StatementCache } from "../../schema/statement-cache.js";
 import { SqliteMemory } from "../../sqlite-memory.js";
+import { ENCODING_KEY, parseEncoding } from "../encoding-state.js";
+import { encodedToBlob, VectorEncoder } from "../vector-encoder.js";
 import { createVectorIndex, type VectorIndex, type VectorIndexOptions } from "../vector-index.js";
 import { tableProvider, type VectorSet } from "./vector-sets.js";
 
@@ -81,4 +83,32 @@ export function openIndex(
       return Number(key.slice(1));
     },
   };
+}
+
+/**
+ * Every stored code against the stored encoding applied to its row's vector now, one per row with
+ * a vector; their seqs distinct, and 1..n when `contiguous` (as a rebuild writes them).
+ */
+export function expectCodesOfRows(opened: OpenedIndex, contiguous = true): number {
+  const encoding = parseEncoding(opened.meta.get(ENCODING_KEY));
+  if (encoding === null) throw new Error("no encoding");
+  const encoder = new VectorEncoder(encoding);
+  const rows = opened.db
+    .prepare(
+      `SELECT c.rid, c.code, c.seq, m.embedding FROM memory_codes c LEFT JOIN memories m ON m.rid = c.rid ORDER BY c.seq`,
+    )
+    .raw()
+    .all() as Array<[number, Buffer, number, Buffer | null]>;
+  const withVectors = opened.db
+    .prepare("SELECT count(*) FROM memories WHERE embedding IS NOT NULL")
+    .pluck()
+    .get() as number;
+  expect(rows).toHaveLength(withVectors);
+  rows.forEach(([rid, code, seq, embedding], i) => {
+    expect(embedding, `rid ${rid}`).not.toBeNull();
+    expect(code.equals(encodedToBlob(encoder.encode(embedding as Buffer))), `rid ${rid}`).toBe(true);
+    if (contiguous) expect(seq).toBe(i + 1);
+  });
+  expect(new Set(rows.map((row) => row[2])).size).toBe(rows.length);
+  return rows.length;
 }
