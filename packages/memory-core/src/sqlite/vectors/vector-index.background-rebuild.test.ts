@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { silentLogger } from "@claw/memory-api";
 import { describe, expect, it } from "vitest";
 import { float32ToBlob } from "../../recall/vector-math.js";
 import { tempDir } from "../test-support/temp-memory.js";
@@ -138,6 +139,34 @@ describe("vector codes: a growth rebuild reached by a small write", () => {
       expect(expectCodesOfRows(reader)).toBe(1030);
     },
   );
+
+  it("leaves the old codes when its swap fails, says so once, and tries again 1,024 codes later", async () => {
+    const set = anisotropicSet(1100, 64, 5, 35);
+    const path = await grownStore(set, 1000);
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => warnings.push(message) };
+    const opened = openIndex(path, { inlineRebuildMax: 0, logger });
+    // The swap writes seq 1..n; the writes of this test never do.
+    opened.db.exec(
+      "CREATE TEMP TRIGGER refuse BEFORE INSERT ON memory_codes WHEN NEW.seq = 1 BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
+    const before = encodingOf(opened);
+    for (let i = 1000; i < 1024; i++) writeVector(opened, set, i);
+    await opened.index.settled();
+    expect(warnings).toEqual(["vector codes rebuild failed"]);
+    expect(encodingOf(opened)).toEqual(before);
+    expect(expectCodesOfRows(opened, false)).toBe(1024);
+    opened.db.exec("DROP TRIGGER temp.refuse");
+    // Written again (each takes a new seq): not tried before seq 1024 + 1,024.
+    for (let i = 0; i < 1023; i++) writeVector(opened, set, i);
+    await opened.index.settled();
+    expect(encodingOf(opened)?.build).toBe(before?.build);
+    writeVector(opened, set, 1023);
+    await opened.index.settled();
+    expect(warnings).toHaveLength(1);
+    expect(encodingOf(opened)?.basis).toBe(1024);
+    expect(expectCodesOfRows(opened)).toBe(1024);
+  });
 
   it("runs inside a bulk write whatever its size", async () => {
     const set = anisotropicSet(1100, 64, 5, 33);

@@ -34,8 +34,9 @@ export interface VectorIndex {
   invalidate(): void;
   search(query: Float32Array, k: number, filter: EntryFilter): VectorHit[];
   /**
-   * Runs a bulk write: a growth rebuild it reaches runs inside it, as part of a call already long,
-   * instead of after it (codes-background-rebuild.ts).
+   * Runs a bulk write: its codes are written together when it ends (code-writes.ts), and a growth
+   * rebuild it reaches runs inside it, as part of a call already long, instead of after it
+   * (codes-background-rebuild.ts).
    */
   bulk<T>(write: () => T): T;
   /** Resolves once no rebuild of the codes is under way. */
@@ -96,6 +97,8 @@ export function candidatesFor(k: number, codes: number, minCandidates = MIN_CAND
  * next rebuilds (16,384 and 65,536 codes) would hold the write lock ~0.6 and ~2.6 s.
  */
 const INLINE_REBUILD_MAX = 4096;
+/** Codes written after a background rebuild failed before it is tried again. */
+const RETRY_AFTER_CODES = 1024;
 
 export interface VectorIndexOptions {
   /** Fewest candidates the pre-filter passes to the re-rank (default 1000). */
@@ -178,6 +181,9 @@ export function createVectorIndex(
     }
     if (count > inlineRebuildMax && bulkDepth === 0) {
       background.start(built);
+      // Done, it brings another build (watched again from scratch); failed (the log says why),
+      // it is tried again this many codes later rather than after every write.
+      countAtSeq = seq + RETRY_AFTER_CODES;
       return;
     }
     const { build, dimensions } = built.encoder.encoding;

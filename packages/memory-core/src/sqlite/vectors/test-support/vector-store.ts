@@ -51,7 +51,7 @@ export function openIndex(
     loadVectorExtension?: boolean;
     /** Wraps the statements the index runs (to record them). */
     statements?: (statements: StatementCache) => StatementCache;
-  } & Pick<VectorIndexOptions, "inlineRebuildMax" | "rebuildPageRows" | "rebuildPause"> = {},
+  } & Pick<VectorIndexOptions, "inlineRebuildMax" | "rebuildPageRows" | "rebuildPause" | "logger"> = {},
 ): OpenedIndex {
   const store = openStore({
     path,
@@ -68,6 +68,7 @@ export function openIndex(
     inlineRebuildMax: options.inlineRebuildMax,
     rebuildPageRows: options.rebuildPageRows,
     rebuildPause: options.rebuildPause,
+    logger: options.logger,
   });
   onTestFinished(async () => {
     // A rebuild under way stops before the connection closes under it.
