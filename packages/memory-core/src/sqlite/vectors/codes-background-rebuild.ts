@@ -3,7 +3,7 @@ import type { Logger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { MetaStore } from "../schema/meta-store.js";
 import { BinaryCodes } from "./binary-codes.js";
-import type { BuiltCodes } from "./codes-rebuild.js";
+import { type BuiltCodes, VectorSum } from "./codes-rebuild.js";
 import { ENCODING_KEY, parseEncoding, ROTATION_SEED, writeEncoding } from "./encoding-state.js";
 import { type CodeEncoding, encodedToBlob, VectorEncoder } from "./vector-encoder.js";
 
@@ -71,21 +71,18 @@ export function createBackgroundRebuild(options: BackgroundRebuildOptions): Back
 
   async function rebuild(from: BuiltCodes): Promise<void> {
     const { dimensions, build } = from.encoder.encoding;
+    // Started inside the write that reached the count: nothing is read before it has committed
+    // (or rolled back, taking its codes' seqs with it).
+    await pause();
+    if (stopped) return;
     // Read first: a code written after this has a higher seq, whatever page its row is read in.
     const startSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM memory_codes").pluck().get() as number;
-    const sum = new Float64Array(dimensions);
-    let basis = 0;
+    const sum = new VectorSum(dimensions);
     for await (const rows of pages<{ embedding: Buffer }>("embedding")) {
-      for (const { embedding } of rows) {
-        if (embedding.byteLength !== dimensions * 4) continue;
-        const view = new DataView(embedding.buffer, embedding.byteOffset, embedding.byteLength);
-        for (let i = 0; i < dimensions; i++) sum[i] = (sum[i] as number) + view.getFloat32(i * 4, true);
-        basis++;
-      }
+      for (const { embedding } of rows) sum.add(embedding);
     }
     if (stopped) return;
-    const mean = new Float32Array(dimensions);
-    if (basis > 0) for (let i = 0; i < dimensions; i++) mean[i] = (sum[i] as number) / basis;
+    const { mean, basis } = sum;
     const encoding: CodeEncoding = { dimensions, seed: ROTATION_SEED, mean, basis, build: randomUUID() };
     const encoder = new VectorEncoder(encoding);
     const encoded = new Map<number, Buffer>();

@@ -64,17 +64,36 @@ export function rebuildCodes(
 
 /** The mean of the stored vectors of this dimension, and how many there were. */
 function meanOfStored(db: Database, dimensions: number): { mean: Float32Array; basis: number } {
-  const sum = new Float64Array(dimensions);
-  let basis = 0;
-  for (const { embedding } of pages(db, "rid, embedding")) {
-    if (embedding.byteLength !== dimensions * 4) continue;
+  const sum = new VectorSum(dimensions);
+  for (const { embedding } of pages(db, "rid, embedding")) sum.add(embedding);
+  return sum;
+}
+
+/** A running sum of stored vectors (little-endian float32 BLOBs) of one dimension. */
+export class VectorSum {
+  private readonly sum: Float64Array;
+  /** Vectors added; those of another dimension are skipped. */
+  basis = 0;
+
+  constructor(private readonly dimensions: number) {
+    this.sum = new Float64Array(dimensions);
+  }
+
+  add(embedding: Buffer): void {
+    const { dimensions, sum } = this;
+    if (embedding.byteLength !== dimensions * 4) return;
     const view = new DataView(embedding.buffer, embedding.byteOffset, embedding.byteLength);
     for (let i = 0; i < dimensions; i++) sum[i] = (sum[i] as number) + view.getFloat32(i * 4, true);
-    basis++;
+    this.basis++;
   }
-  const mean = new Float32Array(dimensions);
-  if (basis > 0) for (let i = 0; i < dimensions; i++) mean[i] = (sum[i] as number) / basis;
-  return { mean, basis };
+
+  /** The mean of what was added (zeros when nothing was). */
+  get mean(): Float32Array {
+    const mean = new Float32Array(this.dimensions);
+    if (this.basis > 0)
+      for (let i = 0; i < this.dimensions; i++) mean[i] = (this.sum[i] as number) / this.basis;
+    return mean;
+  }
 }
 
 interface StoredRow {
