@@ -68,7 +68,9 @@ export interface EntryWriter {
  * at least, and the connection's own size comes back when it ends. Pages are taken as the write
  * touches them, so a small import never holds that much. A 50k-entry import writes ~32 MB of
  * pages: with 64 MB they all stay cached until the commit, +4.6 % entries/s importing 100k entries
- * in two calls against 16 MB (32 MB: +0.9 %; 16 MB was +3–5 % against the seed's 2 MB).
+ * in two calls against 16 MB (32 MB: +0.9 %; 16 MB was +3–5 % against the seed's 2 MB). It is
+ * also a bulk write to the vector index (VectorIndex.bulk): its codes are written at its end, and
+ * a growth rebuild it reaches runs inside it.
  */
 const BULK_WRITE_ENTRIES = 1_000;
 const BULK_CACHE_KIB = 64_000;
