@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { MetaStore } from "../schema/meta-store.js";
-import { BinaryCodes } from "./binary-codes.js";
-import { type BuiltCodes, VectorSum } from "./codes-rebuild.js";
-import { ENCODING_KEY, parseEncoding, ROTATION_SEED, writeEncoding } from "./encoding-state.js";
+import { type BuiltCodes, replaceCodes, type StoredCode, storedPages, VectorSum } from "./codes-rebuild.js";
+import { ENCODING_KEY, parseEncoding, ROTATION_SEED } from "./encoding-state.js";
 import { type CodeEncoding, encodedToBlob, VectorEncoder } from "./vector-encoder.js";
 
 /**
@@ -37,35 +36,29 @@ export interface BackgroundRebuildOptions {
   /** Takes the swapped-in build (or, when another connection rebuilt first, null: read it again). */
   adopt: (built: BuiltCodes | null) => void;
   logger: Logger;
-  /** Rows read per page (default 1000). */
+  /** Rows read per page (storedPages()'s default when absent). */
   pageRows?: number;
   /** Awaited between pages (default: the next turn of the event loop). */
   pause?: () => Promise<void>;
 }
 
-const PAGE_ROWS = 1000;
-
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createBackgroundRebuild(options: BackgroundRebuildOptions): BackgroundRebuild {
   const { db, meta, adopt, logger } = options;
-  const pageRows = options.pageRows ?? PAGE_ROWS;
   const pause = options.pause ?? nextTurn;
   let running: Promise<void> | null = null;
   let stopped = false;
 
-  /** The rows with a vector, a page at a time, each page read on its own (no write lock). */
-  async function* pages<R>(columns: string): AsyncGenerator<R[]> {
-    const page = db.prepare(
-      `SELECT rid, ${columns} FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT ${pageRows}`,
-    );
-    for (let after = 0; ; ) {
+  /** storedPages(), with a pause before each page: nothing more is read once stopped. */
+  async function* pages<R extends { rid: number }>(columns: string): AsyncGenerator<R[]> {
+    const read = storedPages<R>(db, columns, options.pageRows);
+    for (;;) {
       await pause();
       if (stopped) return;
-      const rows = page.all(after) as Array<R & { rid: number }>;
-      if (rows.length === 0) return;
-      yield rows;
-      after = (rows[rows.length - 1] as { rid: number }).rid;
+      const next = read.next();
+      if (next.done) return;
+      yield next.value;
     }
   }
 
@@ -78,7 +71,7 @@ export function createBackgroundRebuild(options: BackgroundRebuildOptions): Back
     // Read first: a code written after this has a higher seq, whatever page its row is read in.
     const startSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM memory_codes").pluck().get() as number;
     const sum = new VectorSum(dimensions);
-    for await (const rows of pages<{ embedding: Buffer }>("embedding")) {
+    for await (const rows of pages<{ rid: number; embedding: Buffer }>("embedding")) {
       for (const { embedding } of rows) sum.add(embedding);
     }
     if (stopped) return;
@@ -149,23 +142,18 @@ function swapCodes(
       const rowOf = db
         .prepare("SELECT embedding FROM memories WHERE rid = ? AND embedding IS NOT NULL")
         .pluck();
-      const codes = new BinaryCodes(encoder.words);
-      codes.reserve(stored.length);
-      db.exec("DELETE FROM memory_codes");
-      const insert = db.prepare("INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ?)");
-      let seq = 0;
-      for (const [rid, namespace, writtenAt] of stored) {
-        let code = writtenAt > startSeq ? undefined : encoded.get(rid);
-        if (code === undefined) {
-          const embedding = rowOf.get(rid) as Buffer | undefined;
-          if (embedding === undefined) continue;
-          code = encodedToBlob(encoder.encode(embedding));
+      function* current(): Generator<StoredCode> {
+        for (const [rid, namespace, writtenAt] of stored) {
+          let code = writtenAt > startSeq ? undefined : encoded.get(rid);
+          if (code === undefined) {
+            const embedding = rowOf.get(rid) as Buffer | undefined;
+            if (embedding === undefined) continue;
+            code = encodedToBlob(encoder.encode(embedding));
+          }
+          yield [rid, namespace, code];
         }
-        insert.run(rid, namespace, code, ++seq);
-        codes.appendStored(rid, namespace, code);
       }
-      writeEncoding(meta, encoder.encoding);
-      return { raw: meta.get(ENCODING_KEY) as string, encoder, codes };
+      return replaceCodes(db, meta, encoder, current(), stored.length);
     })
     .immediate();
 }

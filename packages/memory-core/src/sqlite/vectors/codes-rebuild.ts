@@ -17,8 +17,8 @@ export interface BuiltCodes {
 export const CODES_TABLE = `CREATE TABLE IF NOT EXISTS memory_codes (
   rid INTEGER PRIMARY KEY, namespace TEXT NOT NULL, code BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0)`;
 
-/** Read in pages: better-sqlite3 refuses writes while an iterator is open. */
-const PAGE = 1000;
+/** Rows per page of storedPages(). */
+const PAGE_ROWS = 1000;
 
 /**
  * Rebuilds every code around the mean of the stored vectors, in one transaction: a process killed
@@ -47,33 +47,56 @@ export function rebuildCodes(
       const { mean, basis } = meanOfStored(db, dimensions);
       const encoding: CodeEncoding = { dimensions, seed: ROTATION_SEED, mean, basis, build: randomUUID() };
       const encoder = new VectorEncoder(encoding);
-      const codes = new BinaryCodes(encoder.words);
-      db.exec("DELETE FROM memory_codes");
-      const insert = db.prepare("INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ?)");
-      let seq = 0;
-      for (const row of pages(db, "rid, namespace, embedding")) {
-        const encoded = encoder.encode(row.embedding);
-        insert.run(row.rid, row.namespace, encodedToBlob(encoded), ++seq);
-        codes.set(row.rid, row.namespace, encoded);
+      function* encoded(): Generator<StoredCode> {
+        for (const page of storedPages<StoredRow>(db, "namespace, embedding")) {
+          for (const row of page)
+            yield [row.rid, row.namespace, encodedToBlob(encoder.encode(row.embedding))];
+        }
       }
-      writeEncoding(meta, encoding);
-      return { raw: meta.get(ENCODING_KEY) as string, encoder, codes };
+      return replaceCodes(db, meta, encoder, encoded());
     })
     .immediate();
+}
+
+/** One code as `memory_codes` holds it: rid, namespace, code. */
+export type StoredCode = [rid: number, namespace: string, code: Buffer];
+
+/**
+ * Replaces every code with `codes` (in rowid order, each rid once), numbered `seq` 1..n, and
+ * stores `encoder`'s encoding; inside the caller's transaction. `codes` may read rows as they go:
+ * the old codes are deleted first. `count`: how many there will be, when known.
+ */
+export function replaceCodes(
+  db: Database,
+  meta: MetaStore,
+  encoder: VectorEncoder,
+  codes: Iterable<StoredCode>,
+  count?: number,
+): BuiltCodes {
+  const held = new BinaryCodes(encoder.words);
+  if (count !== undefined) held.reserve(count);
+  db.exec("DELETE FROM memory_codes");
+  const insert = db.prepare("INSERT INTO memory_codes(rid, namespace, code, seq) VALUES (?, ?, ?, ?)");
+  let seq = 0;
+  for (const [rid, namespace, code] of codes) {
+    insert.run(rid, namespace, code, ++seq);
+    held.appendStored(rid, namespace, code);
+  }
+  writeEncoding(meta, encoder.encoding);
+  return { raw: meta.get(ENCODING_KEY) as string, encoder, codes: held };
 }
 
 /** The mean of the stored vectors of this dimension, and how many there were. */
 function meanOfStored(db: Database, dimensions: number): { mean: Float32Array; basis: number } {
   const sum = new VectorSum(dimensions);
-  for (const { embedding } of pages(db, "rid, embedding")) sum.add(embedding);
+  for (const page of storedPages<StoredRow>(db, "embedding")) for (const row of page) sum.add(row.embedding);
   return sum;
 }
 
 /** A running sum of stored vectors (little-endian float32 BLOBs) of one dimension. */
 export class VectorSum {
   private readonly sum: Float64Array;
-  /** Vectors added; those of another dimension are skipped. */
-  basis = 0;
+  private added = 0;
 
   constructor(private readonly dimensions: number) {
     this.sum = new Float64Array(dimensions);
@@ -84,7 +107,12 @@ export class VectorSum {
     if (embedding.byteLength !== dimensions * 4) return;
     const view = new DataView(embedding.buffer, embedding.byteOffset, embedding.byteLength);
     for (let i = 0; i < dimensions; i++) sum[i] = (sum[i] as number) + view.getFloat32(i * 4, true);
-    this.basis++;
+    this.added++;
+  }
+
+  /** Vectors added; those of another dimension are skipped. */
+  get basis(): number {
+    return this.added;
   }
 
   /** The mean of what was added (zeros when nothing was). */
@@ -102,14 +130,23 @@ interface StoredRow {
   embedding: Buffer;
 }
 
-function* pages(db: Database, columns: string): Generator<StoredRow> {
+/**
+ * The rows with a vector, `rid` and `columns`, a page at a time in rowid order, each page read
+ * whole: better-sqlite3 refuses writes while an iterator is open, and a background rebuild lets
+ * other work run between pages.
+ */
+export function* storedPages<R extends { rid: number }>(
+  db: Database,
+  columns: string,
+  pageRows = PAGE_ROWS,
+): Generator<R[]> {
   const page = db.prepare(
-    `SELECT ${columns} FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT ${PAGE}`,
+    `SELECT rid, ${columns} FROM memories WHERE embedding IS NOT NULL AND rid > ? ORDER BY rid LIMIT ${pageRows}`,
   );
   for (let after = 0; ; ) {
-    const rows = page.all(after) as StoredRow[];
+    const rows = page.all(after) as R[];
     if (rows.length === 0) return;
-    yield* rows;
-    after = (rows[rows.length - 1] as StoredRow).rid;
+    yield rows;
+    after = (rows[rows.length - 1] as R).rid;
   }
 }
