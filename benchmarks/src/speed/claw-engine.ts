@@ -5,7 +5,7 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import type { MemoryEntry, SearchMode, WhereFilter } from "@claw/memory-api";
 import { DEFAULT_CONFIG, type MemorySettings, SqliteMemory } from "@claw/memory-core";
-import type { Corpus } from "./corpus.js";
+import type { Corpus, CorpusQuery } from "./corpus.js";
 import type { PrecomputedEmbeddings } from "./precomputed-embeddings.js";
 
 /**
@@ -167,6 +167,33 @@ export async function measureStores(
     await memory.store(probe.key, probe.content);
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
     await memory.flush();
+  }
+  return times;
+}
+
+/**
+ * Recall timed right after a store() of a new entry (indexes after the corpus from `from` on, the
+ * store and its embedding untimed), as an agent recalls after writing its turn: each write drops
+ * what the connection kept for recall (the rows it read, the hot cache of results).
+ */
+export async function measureRecallsAfterStores(
+  memory: SqliteMemory,
+  corpus: Corpus,
+  embeddings: PrecomputedEmbeddings,
+  queries: readonly CorpusQuery[],
+  recall: (query: CorpusQuery) => Promise<unknown>,
+  from: number,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < queries.length; i++) {
+    const index = corpus.size + from + i;
+    const content = corpus.sentenceAt(index);
+    embeddings.set(content, corpus.vectorAt(index));
+    await memory.store(corpus.keyAt(index), content);
+    await memory.flush();
+    const start = process.hrtime.bigint();
+    await recall(queries[i] as CorpusQuery);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   return times;
 }

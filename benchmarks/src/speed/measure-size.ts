@@ -12,6 +12,7 @@ import {
   databaseBytes,
   importCorpus,
   measureKeywordImport,
+  measureRecallsAfterStores,
   measureStores,
   openClaw,
   removeDatabase,
@@ -167,6 +168,16 @@ async function measureDefaultCorpus(
 
     log(`claw store() × ${plan.stores}`);
     latency("claw.store", summarize(await measureStores(memory, corpus, embeddings, plan.stores)), false);
+    log(`claw keyword recall (${plan.stores} of the queries), each right after a store()`);
+    const afterStore = await measureRecallsAfterStores(
+      memory,
+      corpus,
+      embeddings,
+      keywordQueries.slice(0, plan.stores),
+      recall("bm25"),
+      plan.stores,
+    );
+    latency("claw.keyword.after_store", summarize(afterStore), false);
     const bytes = databaseBytes(clawPath);
     add("claw.db_mb", (bytes.file + bytes.wal) / MB, "MB", "lower");
     add("claw.wal_mb", bytes.wal / MB, "MB", "lower");

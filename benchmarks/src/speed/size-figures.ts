@@ -43,6 +43,8 @@ const RATIOS: ReadonlyArray<[name: string, ours: string, theirs: string]> = [
   ["claw_hybrid_vs_orama", "claw.hybrid.p50_ms", "orama.hybrid.p50_ms"],
   ["claw_keyword_vs_plain_fts", "claw.keyword.p50_ms", "plain-fts.keyword.p50_ms"],
   ["claw_keyword_repeat_vs_first", "claw.keyword.repeat.p50_ms", "claw.keyword.p50_ms"],
+  // The same queries again, each right after a store(): what a write costs the recall after it.
+  ["claw_keyword_after_store_vs_repeat", "claw.keyword.after_store.p50_ms", "claw.keyword.repeat.p50_ms"],
   // Recall with a metadata filter keeping 10 % or 2 % of the entries, against the same without.
   ...(["keyword", "vector", "hybrid"] as const).flatMap((mode) =>
     (["where10", "where2"] as const).map((filter): [string, string, string] => [

@@ -32,6 +32,8 @@ const REQUIRED = [
   "ratio.claw_keyword_vs_plain_fts.p50",
   "claw.keyword.repeat.p50_ms",
   "ratio.claw_keyword_repeat_vs_first.p50",
+  "claw.keyword.after_store.p50_ms",
+  "ratio.claw_keyword_after_store_vs_repeat.p50",
   ...["claw", "plain-fts"].flatMap((e) =>
     ["p50_ms", "p95_ms", "p99_ms"].map((p) => `common.${e}.keyword.${p}`),
   ),

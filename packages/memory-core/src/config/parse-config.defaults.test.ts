@@ -50,6 +50,7 @@ describe("parseConfig defaults", () => {
       keywordRankBudget: 5_000,
       sqliteCacheMib: 16,
       sqliteMmapMib: 2048,
+      sqliteRowCacheSize: 16_384,
       recallLimitMax: 1000,
       closeTimeoutMs: 10000,
       modelBaseUrl: "https://huggingface.co",

@@ -17,6 +17,7 @@ import { openStore } from "./open-store.js";
 import type { RankRow } from "./reads/entry-row.js";
 import { rowToEntry } from "./reads/entry-row.js";
 import * as read from "./reads/read-entries.js";
+import { createRowCache } from "./reads/row-cache.js";
 import { connectionSizes } from "./schema/open-database.js";
 import { createWalCheckpointer } from "./schema/wal-checkpointer.js";
 import { createIndexMerge } from "./search/fts-index-merge.js";
@@ -102,7 +103,13 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
           ...(batchBackfill === null ? {} : { backfillWith: batchBackfill }),
           sweep: { intervalMs: settings.embeddingSweepMs, logger },
         });
-  const recallDeps = { statements, vectors, worker, settings };
+  const recallDeps = {
+    statements,
+    rows: createRowCache(statements, settings.sqliteRowCacheSize),
+    vectors,
+    worker,
+    settings,
+  };
 
   function writeAndMerge<T>(
     writes: BulkWrites,
@@ -197,7 +204,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
 
     recallSource: (request) => sqliteRecallSource(recallDeps, request),
     recalledEntries: async (recalled, withEmbeddings) =>
-      guard(() => recalledEntries(statements, recalled, withEmbeddings)),
+      guard(() => recalledEntries(recallDeps, recalled, withEmbeddings)),
 
     // `PRAGMA data_version` moves only on other connections' commits (a second process on the
     // same brain.db) and costs microseconds; the façade clears its cache after its own writes.

@@ -1,6 +1,7 @@
 import type { EntryFilter } from "@claw/memory-api";
 import Database from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { createRowCache } from "../reads/row-cache.js";
 import { createStatementCache } from "../schema/statement-cache.js";
 import { importedStore } from "../test-support/temp-memory.js";
 import { bm25FromPostings } from "./bm25-postings.js";
@@ -31,10 +32,26 @@ const FILTERS: Array<[string, EntryFilter]> = [
   ["one session (rejects most of a full top N)", { namespace: "*", sessionId: "s-3" }],
 ];
 
+/** Filters a row kept in memory is tested against in JavaScript, or (metadata) in SQL. */
+const ROW_FILTERS: Array<[string, EntryFilter]> = [
+  ...FILTERS,
+  ["one namespace, alive now", { namespace: "team", aliveAt: new Date().toISOString() }],
+  ["updated since (nothing)", { namespace: "*", since: "2999-01-01T00:00:00.000Z" }],
+  ["metadata", { namespace: "*", where: [{ op: "exists", path: ["tier"], value: false }] }],
+];
+
 const QUERIES = ["deploy garden", "coffee budget review", "item7 travel", "meeting sister notes", "python"];
 
 function summary(hits: readonly KeywordHit[]) {
   return hits.map((hit) => [hit.row.key, hit.score]);
+}
+
+/** The hits with every column ranking reads. */
+function rowsOf(hits: readonly KeywordHit[]) {
+  return hits.map(({ row, score }) => {
+    const { rid, key, content, category, created_at, updated_at, session_id, namespace } = row;
+    return { rid, key, content, category, created_at, updated_at, session_id, namespace, score };
+  });
 }
 
 describe("keyword search ranked from held postings", () => {
@@ -72,5 +89,32 @@ describe("keyword search ranked from held postings", () => {
     // The warm connection did rank from memory: its postings for the words are held.
     for (const query of QUERIES) if (bm25FromPostings(warm, query.split(" "), 10) !== null) held++;
     expect(held).toBe(QUERIES.length);
+  });
+
+  it("returns the same rows taken from a row cache, however small, for every filter", async () => {
+    const { db } = await importedStore(entries());
+    const fresh = () => {
+      const connection = new Database(db.name, { readonly: true });
+      onTestFinished(() => {
+        connection.close();
+      });
+      return createStatementCache(connection);
+    };
+    const warm = fresh();
+    const rows = createRowCache(warm, 16);
+    let answered = 0;
+    for (const [, filter] of ROW_FILTERS) {
+      for (const query of QUERIES) {
+        for (const limit of [10, 40]) {
+          keywordSearch(warm, query, filter, limit, 5000, rows);
+          const cached = keywordSearch(warm, query, filter, limit, 5000, rows);
+          const fromFts = keywordSearch(fresh(), query, filter, limit, 5000);
+          expect(rowsOf(cached)).toEqual(rowsOf(fromFts));
+          if (cached.length > 0) answered++;
+        }
+      }
+    }
+    // The three (filter, query) pairs found empty above, and every query updated since 2999.
+    expect(answered).toBe(ROW_FILTERS.length * QUERIES.length * 2 - (3 + QUERIES.length) * 2);
   });
 });

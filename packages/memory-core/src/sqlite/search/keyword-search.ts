@@ -3,7 +3,14 @@ import { byCoverage } from "../../recall/term-coverage.js";
 import { ftsTermExpression, ftsTermsOf } from "../../text/fts-query.js";
 import { extractLikeKeywords, likePattern } from "../../text/like-keywords.js";
 import { RANK_COLUMNS, type RankRow } from "../reads/entry-row.js";
-import { type EntryFilter, filterSql, type SqlFragment } from "../reads/filter-sql.js";
+import {
+  type EntryFilter,
+  type FilteredRow,
+  filterSql,
+  rowFilter,
+  type SqlFragment,
+} from "../reads/filter-sql.js";
+import type { RowCache } from "../reads/row-cache.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { bm25FromPostings, type RankedRids } from "./bm25-postings.js";
 import { DEFAULT_KEYWORD_BUDGET, planTerms } from "./common-terms.js";
@@ -20,6 +27,7 @@ export interface KeywordHit {
  * BM25 over the FTS5 index: the query's terms OR-ed (user text always quoted as data), without
  * the terms too common to rank by within the budget (common-terms.ts). When that finds fewer than
  * `limit` entries, prefix terms widen the net ("deploy" → "deployment"), then the dropped terms.
+ * With `rows`, the rows of a top N ranked from held postings come from it (row-cache.ts).
  */
 export function keywordSearch(
   statements: StatementCache,
@@ -27,6 +35,7 @@ export function keywordSearch(
   filter: EntryFilter,
   limit: number,
   budget = DEFAULT_KEYWORD_BUDGET,
+  rows?: RowCache,
 ): KeywordHit[] {
   const terms = ftsTermsOf(query);
   if (terms.length === 0) return [];
@@ -35,7 +44,7 @@ export function keywordSearch(
   const cap = Math.max(NARROW_KEYWORD_MIN, Math.floor(newestRowid * NARROW_KEYWORD_SHARE));
   const narrow = narrowestField(statements, filter.where, cap);
   if (narrow?.count === 0) return [];
-  const search = { statements, filter, limit, narrow, matches: matchesAtMost };
+  const search = { statements, filter, limit, narrow, matches: matchesAtMost, rows };
   const exact = orOf(kept, false);
   // Even the rarest term is over the budget: the entries holding every term are fewer and the
   // best answers; the rarest term's own matches fill up when they are too few.
@@ -100,6 +109,7 @@ interface FtsSearch {
   narrow: FieldNarrowing | null;
   /** At most how many entries the kept terms match (common-terms.ts). */
   matches: number;
+  rows: RowCache | undefined;
 }
 
 /**
@@ -132,11 +142,15 @@ function matchFts(
       ? bm25FromPostings(statements, words, depth)
       : null;
   if (held !== null) {
-    const rows = rowsOfTop(statements, held, filter, limit);
-    if (rows.length < limit && held.rids.length === depth) {
+    const passes = search.rows === undefined ? null : rowFilter(filter);
+    const hits =
+      search.rows !== undefined && passes !== null
+        ? keptRowsOfTop(search.rows, passes, held, limit)
+        : hitsOf(rowsOfTop(statements, held, filter, limit));
+    if (hits.length < limit && held.rids.length === depth) {
       return hitsOf(walkMatches(search, match, NOTHING));
     }
-    return hitsOf(rows);
+    return hits;
   }
   // FTS5 seeks a rowid range in its doclists: only entries after `afterRowid` are ranked.
   const recent = afterRowid === undefined ? "" : " AND memories_fts.rowid > ?";
@@ -202,6 +216,26 @@ function rowsOfTop(
   rows.length = Math.min(rows.length, limit);
   for (const row of rows) row[8] = top.ranks[position.get(row[0]) as number] as number;
   return rows;
+}
+
+/** rowsOfTop() with the rows taken from `rows` and the filter tested on them (`passes`). */
+function keptRowsOfTop(
+  rows: RowCache,
+  passes: (row: FilteredRow) => boolean,
+  top: RankedRids,
+  limit: number,
+): KeywordHit[] {
+  const hits: KeywordHit[] = [];
+  for (let from = 0; from < top.rids.length && hits.length < limit; from += limit) {
+    const read = rows.rows(top.rids.slice(from, from + limit));
+    for (let i = 0; i < read.length && hits.length < limit; i++) {
+      const row = read[i];
+      if (row !== undefined && passes(row)) {
+        hits.push({ row, score: bm25ToScore(top.ranks[from + i] as number) });
+      }
+    }
+  }
+  return hits;
 }
 
 /** At most this many rowids per statement of rowsOfTop. */

@@ -3,6 +3,7 @@ import type { EmbeddingWorker } from "../../embedding/embedding-worker.js";
 import type { RecallEngineSettings, RecalledRow, RecallSource } from "../../recall/recall-engine.js";
 import { entryColumns, type MemoryRow, RANK_COLUMNS, type RankRow, rowToEntry } from "../reads/entry-row.js";
 import { filterSql } from "../reads/filter-sql.js";
+import type { RowCache } from "../reads/row-cache.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import type { VectorIndex } from "../vectors/vector-index.js";
 import { keywordSearch, likeSearch } from "./keyword-search.js";
@@ -16,6 +17,8 @@ export interface RecallSettings extends RecallEngineSettings {
 
 export interface RecallDeps {
   statements: StatementCache;
+  /** The rows recall reads by rowid (candidates, the entries returned). */
+  rows: RowCache;
   vectors: VectorIndex;
   worker: EmbeddingWorker | null;
   settings: RecallSettings;
@@ -34,52 +37,47 @@ export function sqliteRecallSource(deps: RecallDeps, request: RecallRequest): Re
     keyword: (query, depth) =>
       withSessionNeighbours(
         statements,
-        keywordSearch(statements, query, filter, depth, deps.settings.keywordRankBudget),
+        keywordSearch(statements, query, filter, depth, deps.settings.keywordRankBudget, deps.rows),
         filter,
         deps.settings.sessionContextWeight,
       ),
     embedQuery: worker === null ? null : (query, signal) => worker.embedQuery(query, signal),
     vector: (queryVector, depth) => deps.vectors.search(queryVector, depth, filter),
-    rows: (rids) => loadRows<RankRow>(statements, RANK_COLUMNS, rids),
+    rows: (rids) => stored(deps.rows.rows(rids)),
     like: (query, limit) => likeSearch(statements, query, filter, limit),
   };
 }
 
 /** The recalled rows as full entries with their scores, in the same order. */
 export function recalledEntries(
-  statements: StatementCache,
+  deps: Pick<RecallDeps, "statements" | "rows">,
   recalled: readonly RecalledRow<RankRow>[],
   withEmbeddings: boolean,
 ): MemoryEntry[] {
-  const full = new Map(
-    loadRows(
-      statements,
-      entryColumns(withEmbeddings),
-      recalled.map((r) => r.row.rid),
-    ).map((row) => [row.rid, row]),
-  );
-  return recalled.flatMap((r) => {
-    const row = full.get(r.row.rid);
+  const rids = recalled.map((r) => r.row.rid);
+  const rows = withEmbeddings ? rowsWithVectors(deps.statements, rids) : deps.rows.rows(rids);
+  return recalled.flatMap((r, i) => {
+    const row = rows[i];
     return row === undefined ? [] : [rowToEntry(row, r.score)];
   });
 }
 
-function loadRows<R extends RankRow = MemoryRow>(
-  statements: StatementCache,
-  columns: string,
-  rids: readonly number[],
-): R[] {
-  const rows: R[] = [];
+/** The rows of `rids` with their vectors, in their order (undefined: not stored). */
+function rowsWithVectors(statements: StatementCache, rids: readonly number[]): Array<MemoryRow | undefined> {
+  const byRid = new Map<number, MemoryRow>();
   // Chunked to stay under SQLite's bound-parameter limit.
   for (let i = 0; i < rids.length; i += 500) {
     const chunk = rids.slice(i, i + 500);
-    rows.push(
-      ...(statements
-        .get(`SELECT ${columns} FROM memories m WHERE m.rid IN (${chunk.map(() => "?").join(",")})`)
-        .all(...chunk) as R[]),
-    );
+    const rows = statements
+      .get(`SELECT ${entryColumns(true)} FROM memories m WHERE m.rid IN (${chunk.map(() => "?").join(",")})`)
+      .all(...chunk) as MemoryRow[];
+    for (const row of rows) byRid.set(row.rid, row);
   }
-  return rows;
+  return rids.map((rid) => byRid.get(rid));
+}
+
+function stored<R>(rows: Array<R | undefined>): R[] {
+  return rows.filter((row): row is R => row !== undefined);
 }
 
 function mostRecent(statements: StatementCache, filter: EntryFilter, limit: number): RankRow[] {
