@@ -81,6 +81,23 @@ describe("recall workers", () => {
     expect((await pool.recall("standup")).map((h) => h.key)).toEqual([]);
   });
 
+  it("see an entry rewritten after each of them recalled it", async () => {
+    const { memory, pool } = await setup();
+    // Four recalls at once reach both workers; a new query each round, so no worker answers from
+    // its cache of results, only from the rows it kept.
+    const contents = async (query: string) =>
+      (await Promise.all([1, 2, 3, 4].map(() => pool.recall(query)))).map(
+        (hits) => hits.find((h) => h.key === "lang")?.content,
+      );
+    expect(await contents("backend services")).toEqual(
+      Array(4).fill("The user prefers TypeScript for backend services"),
+    );
+    await memory.store("lang", "The user prefers Rust for backend services");
+    expect(await contents("services for the backend")).toEqual(
+      Array(4).fill("The user prefers Rust for backend services"),
+    );
+  });
+
   it("report bad input as the store does: INVALID_INPUT naming the field", async () => {
     const { pool } = await setup();
     const error = await pool.recall("user", { limit: -1 }).catch((e: unknown) => e);
