@@ -146,7 +146,8 @@ export const memorySettingsSchema = z.strictObject(
      *  000: 8; SQLite caps it near 2 GiB; 0 = none). Pages past the map are copied in by read(). */
     sqliteMmapMib: integerBetween(0, 2_048).default(2_048),
     /** SQLite: rows each connection keeps in memory for recall, by rowid, while nothing is written
-     *  (~0.6 KB each with 150-character contents; 0 = none). */
+     *  (~0.6 KB each with 150-character contents; with longer ones fewer: at most 1,024 characters
+     *  of text per row allowed; 0 = none). */
     sqliteRowCacheSize: nonNegativeInteger().default(16_384),
     recallLimitMax: positiveInteger().default(1_000),
     closeTimeoutMs: nonNegativeInteger().default(10_000),

@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createStatementCache } from "../schema/statement-cache.js";
 import { openTestMemory, tempDir } from "../test-support/temp-memory.js";
+import { entryColumns } from "./entry-row.js";
 import { createRowCache } from "./row-cache.js";
 
 /** A store of `count` entries "e-<i>" (rowid i + 1), and a writable connection to it. */
@@ -26,28 +27,21 @@ const contentOf = (row: { content: string } | undefined) => row?.content;
 
 describe("row cache", () => {
   it("returns every entry column but the vector, in the order asked, undefined for a rowid not stored", async () => {
-    const { statements } = await store(20);
+    const { db, statements } = await store(20);
+    // One row with every column set: each value must land under its own name.
+    db.prepare(
+      `UPDATE memories SET session_id = 's-1', importance = 0.9, superseded_by = 'other-id',
+         source_path = 'notes/a.md', source_start = 3, source_end = 9, context = 'Project > Notes',
+         metadata = '{"tier":"gold"}', expires_at = '2030-01-01T00:00:00.000Z' WHERE rid = 7`,
+    ).run();
     const rows = createRowCache(statements, 100).rows([7, 999, 2, 7]);
     expect(rows.map(contentOf)).toEqual(["entry 6", undefined, "entry 1", "entry 6"]);
-    expect(Object.keys(rows[0] ?? {})).toEqual([
-      "rid",
-      "id",
-      "key",
-      "content",
-      "category",
-      "created_at",
-      "updated_at",
-      "session_id",
-      "namespace",
-      "importance",
-      "superseded_by",
-      "source_path",
-      "source_start",
-      "source_end",
-      "context",
-      "metadata",
-      "expires_at",
-    ]);
+    const asRead = (rid: number) =>
+      db.prepare(`SELECT ${entryColumns(false)} FROM memories m WHERE m.rid = ?`).get(rid);
+    expect(rows[0]).toStrictEqual(asRead(7));
+    expect(rows[2]).toStrictEqual(asRead(2));
+    expect(rows[0]?.metadata).toBe('{"tier":"gold"}');
+    expect(rows[0]?.source_end).toBe(9);
   });
 
   it("serves a row read before from memory while nothing is written", async () => {
@@ -100,6 +94,25 @@ describe("row cache", () => {
     expect(got.map(contentOf)).toEqual(many.map((rid) => `entry ${rid - 1}`));
     expect(cache.rows([3, 15]).every((row, i) => row === got[[2, 14][i] as number])).toBe(true);
     expect(cache.rows([16])[0]).not.toBe(got[15]);
+  });
+
+  it("keeps fewer rows of long contents: about 1 KB of text a row it may hold", async () => {
+    const { db, statements } = await store(20);
+    db.prepare("UPDATE memories SET content = ? WHERE rid IN (1, 2, 3)").run("x".repeat(3000));
+    // 8 rows × 1,024 characters: two of these rows (~3.2k each with their overhead) fit, not three.
+    const cache = createRowCache(statements, 8);
+    const first = cache.rows([1, 2, 3]);
+    expect(first.map((row) => row?.content.length)).toEqual([3000, 3000, 3000]);
+    const again = cache.rows([1, 2, 3]);
+    expect(again[0]).toBe(first[0]);
+    expect(again[1]).toBe(first[1]);
+    expect(again[2]).not.toBe(first[2]);
+    // Keeping row 3 this time made the two older ones leave.
+    expect(cache.rows([3])[0]).toBe(again[2]);
+    expect(cache.rows([1])[0]).not.toBe(first[0]);
+    // Short rows fill the cache by count again.
+    const short = cache.rows([4, 5, 6, 7, 8, 9]);
+    expect(cache.rows([4, 9]).every((row, i) => row === short[[0, 5][i] as number])).toBe(true);
   });
 
   it("of size 0 reads every row each time", async () => {

@@ -20,11 +20,33 @@ export interface RowCache {
 const READ_BATCH = 64;
 
 /**
- * `maxRows` 0 reads every row from the database each time. When the cache is full the oldest
- * quarter of its rows (in the order they were read) leave it.
+ * Characters of text the cache holds per row it may hold: rows of long contents (up to
+ * max_content_bytes each) are then kept fewer, never more than ~1 KB of text a row on average.
+ */
+const CHARS_PER_ROW = 1024;
+/** What a row costs besides its text, counted in characters (its other columns, the object). */
+const ROW_OVERHEAD_CHARS = 200;
+
+function charsOf(row: MemoryRow): number {
+  return (
+    ROW_OVERHEAD_CHARS +
+    row.content.length +
+    row.key.length +
+    (row.context?.length ?? 0) +
+    (typeof row.metadata === "string" ? row.metadata.length : 0) +
+    (row.source_path?.length ?? 0)
+  );
+}
+
+/**
+ * `maxRows` 0 reads every row from the database each time. The cache holds at most `maxRows` rows
+ * and `maxRows` × CHARS_PER_ROW characters of text; when a read would pass either, the oldest rows
+ * (in the order they were read) leave it, at least a quarter of `maxRows`.
  */
 export function createRowCache(statements: StatementCache, maxRows: number): RowCache {
   const cached = new Map<number, MemoryRow>();
+  const maxChars = maxRows * CHARS_PER_ROW;
+  let chars = 0;
   let stamp = "";
   const read = (count: number) =>
     statements
@@ -39,7 +61,10 @@ export function createRowCache(statements: StatementCache, maxRows: number): Row
     const changes = statements.get("SELECT total_changes()").pluck().get() as number;
     const version = statements.get("PRAGMA data_version").pluck().get() as number;
     const now = `${changes}:${version}`;
-    if (now !== stamp) cached.clear();
+    if (now !== stamp) {
+      cached.clear();
+      chars = 0;
+    }
     stamp = now;
   }
 
@@ -57,14 +82,24 @@ export function createRowCache(statements: StatementCache, maxRows: number): Row
   }
 
   function keep(rows: Map<number, MemoryRow>): void {
-    if (cached.size + rows.size > maxRows) {
-      let drop = Math.max(cached.size + rows.size - maxRows, Math.ceil(maxRows / 4));
-      for (const rid of cached.keys()) {
-        if (drop-- <= 0) break;
+    let adding = 0;
+    for (const row of rows.values()) adding += charsOf(row);
+    const fits = () => cached.size + rows.size <= maxRows && chars + adding <= maxChars;
+    if (!fits()) {
+      let drop = Math.ceil(maxRows / 4);
+      for (const [rid, row] of cached) {
+        if (drop-- <= 0 && fits()) break;
         cached.delete(rid);
+        chars -= charsOf(row);
       }
     }
-    for (const [rid, row] of rows) if (cached.size < maxRows) cached.set(rid, row);
+    for (const [rid, row] of rows) {
+      const weight = charsOf(row);
+      if (cached.size < maxRows && chars + weight <= maxChars) {
+        cached.set(rid, row);
+        chars += weight;
+      }
+    }
   }
 
   return {
