@@ -155,20 +155,22 @@ export async function measureStores(
   embeddings: PrecomputedEmbeddings,
   count: number,
 ): Promise<number[]> {
-  const probes = Array.from({ length: count }, (_, j) => corpus.size + j).map((index) => ({
-    key: corpus.keyAt(index),
-    content: corpus.sentenceAt(index),
-    vector: corpus.vectorAt(index),
-  }));
-  for (const probe of probes) embeddings.set(probe.content, probe.vector);
   const times: number[] = [];
-  for (const probe of probes) {
+  for (let j = 0; j < count; j++) {
+    const probe = probeAt(corpus, embeddings, corpus.size + j);
     const start = process.hrtime.bigint();
     await memory.store(probe.key, probe.content);
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
     await memory.flush();
   }
   return times;
+}
+
+/** Entry `index` (past the corpus) to store, its vector given to the embedder first. */
+function probeAt(corpus: Corpus, embeddings: PrecomputedEmbeddings, index: number) {
+  const probe = { key: corpus.keyAt(index), content: corpus.sentenceAt(index) };
+  embeddings.set(probe.content, corpus.vectorAt(index));
+  return probe;
 }
 
 /**
@@ -186,10 +188,8 @@ export async function measureRecallsAfterStores(
 ): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < queries.length; i++) {
-    const index = corpus.size + from + i;
-    const content = corpus.sentenceAt(index);
-    embeddings.set(content, corpus.vectorAt(index));
-    await memory.store(corpus.keyAt(index), content);
+    const probe = probeAt(corpus, embeddings, corpus.size + from + i);
+    await memory.store(probe.key, probe.content);
     await memory.flush();
     const start = process.hrtime.bigint();
     await recall(queries[i] as CorpusQuery);

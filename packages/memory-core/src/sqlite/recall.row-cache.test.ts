@@ -14,13 +14,18 @@ function twoStores(now?: () => Date) {
 const recalled = async (memory: ReturnType<typeof openTestMemory>, query: string, options = {}) =>
   (await memory.recall(query, { mode: "bm25", ...options })).map((e) => `${e.key}: ${e.content}`);
 
+/** 30 notes "k<i>", recalled once through `reader` (which keeps note 7's row). */
+async function notesRecalled(writer: ReturnType<typeof openTestMemory>, reader = writer) {
+  for (let i = 0; i < 30; i++) await writer.store(`k${i}`, `garden note ${i} about tomatoes`);
+  expect(await recalled(reader, "tomatoes note 7", { limit: 1 })).toEqual([
+    "k7: garden note 7 about tomatoes",
+  ]);
+}
+
 describe("recall with rows kept between recalls", () => {
   it("returns what this store wrote since", async () => {
     const [memory] = twoStores();
-    for (let i = 0; i < 30; i++) await memory.store(`k${i}`, `garden note ${i} about tomatoes`);
-    expect(await recalled(memory, "tomatoes note 7", { limit: 1 })).toEqual([
-      "k7: garden note 7 about tomatoes",
-    ]);
+    await notesRecalled(memory);
     await memory.store("k7", "garden note 7 about tomatoes, now watered daily");
     expect(await recalled(memory, "tomatoes note 7", { limit: 1 })).toEqual([
       "k7: garden note 7 about tomatoes, now watered daily",
@@ -35,10 +40,7 @@ describe("recall with rows kept between recalls", () => {
 
   it("returns what another store on the file committed since", async () => {
     const [reader, writer] = twoStores();
-    for (let i = 0; i < 30; i++) await writer.store(`k${i}`, `garden note ${i} about tomatoes`);
-    expect(await recalled(reader, "tomatoes note 7", { limit: 1 })).toEqual([
-      "k7: garden note 7 about tomatoes",
-    ]);
+    await notesRecalled(writer, reader);
     await writer.store("k7", "garden note 7 about tomatoes, moved to the greenhouse");
     expect(await recalled(reader, "tomatoes note 7", { limit: 1 })).toEqual([
       "k7: garden note 7 about tomatoes, moved to the greenhouse",

@@ -47,7 +47,9 @@ export function createRowCache(statements: StatementCache, maxRows: number): Row
   const cached = new Map<number, MemoryRow>();
   const maxChars = maxRows * CHARS_PER_ROW;
   let chars = 0;
-  let stamp = "";
+  /** total_changes() and data_version when the rows held were valid. */
+  let changesSeen = -1;
+  let versionSeen = -1;
   const read = (count: number) =>
     statements
       .get(
@@ -60,12 +62,12 @@ export function createRowCache(statements: StatementCache, maxRows: number): Row
     // Two statements: as one, through the pragma_data_version table, it took ~4 instead of ~2.4 µs.
     const changes = statements.get("SELECT total_changes()").pluck().get() as number;
     const version = statements.get("PRAGMA data_version").pluck().get() as number;
-    const now = `${changes}:${version}`;
-    if (now !== stamp) {
+    if (changes !== changesSeen || version !== versionSeen) {
       cached.clear();
       chars = 0;
+      changesSeen = changes;
+      versionSeen = version;
     }
-    stamp = now;
   }
 
   /** Reads `rids` (none cached) into `found`. */
@@ -82,8 +84,8 @@ export function createRowCache(statements: StatementCache, maxRows: number): Row
   }
 
   function keep(rows: Map<number, MemoryRow>): void {
-    let adding = 0;
-    for (const row of rows.values()) adding += charsOf(row);
+    const weighed = [...rows.values()].map((row) => [row, charsOf(row)] as const);
+    const adding = weighed.reduce((total, [, weight]) => total + weight, 0);
     const fits = () => cached.size + rows.size <= maxRows && chars + adding <= maxChars;
     if (!fits()) {
       let drop = Math.ceil(maxRows / 4);
@@ -93,10 +95,9 @@ export function createRowCache(statements: StatementCache, maxRows: number): Row
         chars -= charsOf(row);
       }
     }
-    for (const [rid, row] of rows) {
-      const weight = charsOf(row);
+    for (const [row, weight] of weighed) {
       if (cached.size < maxRows && chars + weight <= maxChars) {
-        cached.set(rid, row);
+        cached.set(row.rid, row);
         chars += weight;
       }
     }

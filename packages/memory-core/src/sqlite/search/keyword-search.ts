@@ -44,7 +44,9 @@ export function keywordSearch(
   const cap = Math.max(NARROW_KEYWORD_MIN, Math.floor(newestRowid * NARROW_KEYWORD_SHARE));
   const narrow = narrowestField(statements, filter.where, cap);
   if (narrow?.count === 0) return [];
-  const search = { statements, filter, limit, narrow, matches: matchesAtMost, rows };
+  // With kept rows, the filter is tested on them (null: it has metadata conditions, SQL tests it).
+  const passes = rows === undefined ? null : rowFilter(filter);
+  const search = { statements, filter, limit, narrow, matches: matchesAtMost, rows, passes };
   const exact = orOf(kept, false);
   // Even the rarest term is over the budget: the entries holding every term are fewer and the
   // best answers; the rarest term's own matches fill up when they are too few.
@@ -110,6 +112,8 @@ interface FtsSearch {
   /** At most how many entries the kept terms match (common-terms.ts). */
   matches: number;
   rows: RowCache | undefined;
+  /** The filter as a test of a kept row, or null: rowsOfTop() reads and filters in SQL. */
+  passes: ((row: FilteredRow) => boolean) | null;
 }
 
 /**
@@ -142,10 +146,10 @@ function matchFts(
       ? bm25FromPostings(statements, words, depth)
       : null;
   if (held !== null) {
-    const passes = search.rows === undefined ? null : rowFilter(filter);
+    const { rows, passes } = search;
     const hits =
-      search.rows !== undefined && passes !== null
-        ? keptRowsOfTop(search.rows, passes, held, limit)
+      rows !== undefined && passes !== null
+        ? keptRowsOfTop(rows, passes, held, limit)
         : hitsOf(rowsOfTop(statements, held, filter, limit));
     if (hits.length < limit && held.rids.length === depth) {
       return hitsOf(walkMatches(search, match, NOTHING));
