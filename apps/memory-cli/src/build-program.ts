@@ -90,6 +90,7 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .option("--include-superseded", "also show memories replaced by newer ones")
     .option("--as-of <when>", "measure recency from this time (a date, or an age such as 30d)")
     .option("--where <filter>", WHERE_HELP, repeatable)
+    .option("--explain", "say why each memory came back: the parts of its score")
     .action(action(async () => (await memory()).recallCommand));
 
   program

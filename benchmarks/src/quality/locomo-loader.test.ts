@@ -74,8 +74,8 @@ describe("loadConversationDataset", () => {
 
   it("turns numeric answers into text and uses the adversarial answer when there is none", () => {
     const answers = conversation.questions.map((q) => [q.category, q.answer]);
-    expect(answers[3]).toEqual([2, "2023"]);
-    expect(answers[4]).toEqual([5, "a canoe"]);
+    expect(answers[3]).toEqual(["cat2", "2023"]);
+    expect(answers[4]).toEqual(["cat5", "a canoe"]);
   });
 });
 

@@ -23,9 +23,10 @@ export interface Question {
   question: string;
   /** Adversarial (category 5) items have no answer; their adversarial_answer is used instead. */
   answer: string;
-  /** dia_ids of the turns holding the answer; unknown ids are already dropped. */
+  /** Ids of the turns holding the answer; unknown ids are already dropped. */
   evidence: string[];
-  category: number;
+  /** The group it is reported in: LoCoMo's "cat1" … "cat5", BEAM's question type. */
+  category: string;
 }
 
 export interface Conversation {
@@ -154,7 +155,7 @@ function parseQuestion(
     question: string(qa.question, path, `${at}.question`),
     answer: answerOf(qa, path, at),
     evidence: kept,
-    category,
+    category: `cat${category}`,
   };
 }
 

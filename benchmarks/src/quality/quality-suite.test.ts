@@ -1,12 +1,14 @@
-import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SuiteOutput } from "../suite.js";
+import { BEAM_QUESTION_TYPES } from "./beam-loader.js";
 import { ENGINE_NAMES } from "./engines/all-engines.js";
-import { LOCOMO_FILE, qualitySuite } from "./quality-suite.js";
+import { BEAM_DIR, LOCOMO_FILE, qualitySuite } from "./quality-suite.js";
 
 const FIXTURE = new URL("./__fixtures__/locomo-tiny.json", import.meta.url).pathname;
+const BEAM_FIXTURE = new URL("./__fixtures__/beam-tiny", import.meta.url).pathname;
 
 describe("qualitySuite on the tiny fixture", () => {
   let root: string;
@@ -18,6 +20,7 @@ describe("qualitySuite on the tiny fixture", () => {
     const dataDir = join(root, "data");
     await mkdir(join(dataDir, "locomo"), { recursive: true });
     await copyFile(FIXTURE, join(dataDir, LOCOMO_FILE));
+    await cp(BEAM_FIXTURE, join(dataDir, BEAM_DIR), { recursive: true });
     const workDir = join(root, "work");
     await mkdir(workDir);
     output = await qualitySuite.run({ profile: "ci", dataDir, workDir, log: (m) => lines.push(m) });
@@ -42,10 +45,40 @@ describe("qualitySuite on the tiny fixture", () => {
         for (const group of ["cat1-4", "cat1", "cat2", "cat3", "cat4", "cat5"]) {
           expect(ids.has(`quality.locomo.${engine}.${metric}.${group}`)).toBe(true);
         }
+        for (const group of ["all", ...BEAM_QUESTION_TYPES]) {
+          expect(ids.has(`quality.beam.${engine}.${metric}.${group}`)).toBe(true);
+        }
       }
     }
-    // 7 metrics × 6 groups, the question count and the search p50.
-    expect(output.figures).toHaveLength(ENGINE_NAMES.length * (42 + 2));
+    // LoCoMo: 7 metrics × 6 groups; BEAM: 7 × 10; each with the question count and the search p50;
+    // the four claw engines' recall@10 and MRR as ratios to plain FTS5, on both datasets.
+    expect(output.figures).toHaveLength(ENGINE_NAMES.length * (42 + 2 + 70 + 2) + 4 * 2 * 2);
+  });
+
+  it("gives each claw engine's pooled recall@10 as a ratio to plain FTS5's", () => {
+    const value = (id: string) => output.figures.find((f) => f.id === id)?.value;
+    for (const dataset of [
+      { id: "locomo", pooled: "cat1-4" },
+      { id: "beam", pooled: "all" },
+    ]) {
+      const ours = value(
+        `quality.${dataset.id}.claw-bm25-conversation.recall@10.${dataset.pooled}`,
+      ) as number;
+      const fts5 = value(`quality.${dataset.id}.fts5-baseline.recall@10.${dataset.pooled}`) as number;
+      expect(fts5).toBeGreaterThan(0);
+      expect(
+        value(`quality.${dataset.id}.claw-bm25-conversation.vs_fts5.recall@10.${dataset.pooled}`),
+      ).toBeCloseTo(ours / fts5, 12);
+    }
+  });
+
+  it("scores BEAM messages by their evidence, abstention left out", () => {
+    const value = (id: string) => output.figures.find((f) => f.id === id)?.value;
+    expect(value("quality.beam.claw-bm25-conversation.questions")).toBe(3);
+    // "Which database did I say I use?" names its one evidence message outright.
+    expect(value("quality.beam.claw-bm25-conversation.recall@1.information_extraction")).toBe(1);
+    expect(value("quality.beam.fts5-baseline.recall@10.knowledge_update")).toBe(1);
+    expect(value("quality.beam.claw-bm25.recall@10.summarization")).toBe(0);
   });
 
   it("gives values that follow from the fixture", () => {
@@ -69,6 +102,9 @@ describe("qualitySuite on the tiny fixture", () => {
       "locomo-recall-at-10",
       "locomo-mrr",
       "locomo-recall-by-depth",
+      "beam-recall-at-10",
+      "beam-mrr",
+      "beam-recall-by-depth",
     ]);
     const recall = output.charts[0];
     expect(recall?.series.map((s) => s.name)).toEqual([...ENGINE_NAMES]);
@@ -76,6 +112,7 @@ describe("qualitySuite on the tiny fixture", () => {
     const depth = output.charts[2];
     expect(depth?.kind).toBe("line");
     expect(depth?.series[0]?.points.map((p) => p.x)).toEqual([5, 10, 20, 40]);
+    expect(output.charts[3]?.series[0]?.points.map((p) => p.x)).toEqual([...BEAM_QUESTION_TYPES, "all"]);
   });
 
   it("tables recall at every depth per engine, and recall@10 per category", () => {
@@ -111,8 +148,22 @@ describe("qualitySuite on the tiny fixture", () => {
     expect(row("fts5-baseline")).toEqual(["fts5-baseline", 1, 1, 0.5, 1, 0.9, 1]);
   });
 
+  it("tables BEAM by question type, with its counts", () => {
+    const [, , pooled, perType] = output.tables;
+    expect(pooled?.title).toBe("BEAM message-level retrieval (all pooled)");
+    expect(pooled?.note).toContain(
+      "1 conversations, 6 messages, 3 questions (1 without a known evidence message",
+    );
+    expect(perType?.columns.slice(1, 4)).toEqual([
+      "information_extraction (1)",
+      "knowledge_update (1)",
+      "temporal_reasoning (1)",
+    ]);
+    expect(perType?.columns.at(-1)).toBe("all (3)");
+  });
+
   it("logs progress per engine and conversation", () => {
-    expect(lines[0]).toContain("1 conversations, 7 turns, 6 questions");
+    expect(lines.find((l) => l.includes("LoCoMo"))).toContain("1 conversations, 7 turns, 6 questions");
     expect(lines.filter((l) => l.includes("conv-tiny") && l.endsWith("done"))).toHaveLength(
       ENGINE_NAMES.length,
     );

@@ -1,20 +1,19 @@
-import { join } from "node:path";
 import type { Suite, SuiteContext, SuiteOutput } from "../suite.js";
 import { createAllEngines } from "./engines/all-engines.js";
 import { realProviderEngine } from "./engines/real-provider.js";
 import { wordVectorEngines } from "./engines/word-vector-engines.js";
 import { evaluateEngines, scorableQuestions } from "./evaluate-engines.js";
-import { type Conversation, loadConversationDataset } from "./locomo-loader.js";
+import type { Conversation } from "./locomo-loader.js";
+import { QUALITY_DATASETS } from "./quality-datasets.js";
 import { buildQualityOutput, type DatasetStats } from "./quality-output.js";
 import { METRIC_DEPTH, SEARCH_DEPTH } from "./retrieval-metrics.js";
 
 /** Rank cut-off of MRR and nDCG. */
 export const QUALITY_K = METRIC_DEPTH;
 
+export { BEAM_DIR, LOCOMO_FILE } from "./quality-datasets.js";
 /** Results asked of every search: recall is reported down to this depth. */
 export { SEARCH_DEPTH };
-
-export const LOCOMO_FILE = join("locomo", "locomo10-dev.json");
 
 export function datasetStats(conversations: readonly Conversation[]): DatasetStats {
   let questions = 0;
@@ -32,32 +31,43 @@ export function datasetStats(conversations: readonly Conversation[]): DatasetSta
   };
 }
 
-/** Turn-level retrieval quality on LoCoMo: claw-memory's recall against two BM25 baselines. */
+/**
+ * Turn-level retrieval quality on LoCoMo and message-level on BEAM: claw-memory's recall against
+ * two BM25 baselines, every engine on both datasets in the same run.
+ */
 export const qualitySuite: Suite = {
   name: "quality",
   description:
-    "LoCoMo turn-level retrieval (recall@1/5/10/20/40, MRR, nDCG@10 per question category) of " +
-    "claw-bm25 and claw-hybrid, stored as core and as conversation turns, against plain SQLite FTS5 " +
-    "and Orama BM25; the full profile adds hybrid on averaged word vectors",
+    "LoCoMo turn-level and BEAM message-level retrieval (recall@1/5/10/20/40, MRR, nDCG@10 per " +
+    "question category) of claw-bm25 and claw-hybrid, stored as core and as conversation turns, " +
+    "against plain SQLite FTS5 and Orama BM25; the full profile adds hybrid on averaged word vectors",
 
   async run(ctx: SuiteContext): Promise<SuiteOutput> {
-    const path = join(ctx.dataDir, LOCOMO_FILE);
-    // Every profile runs every conversation (≈ 30 s on 2 cores): fewer would hide regressions.
-    const conversations = await loadConversationDataset(path);
-    const stats = datasetStats(conversations);
-    ctx.log(
-      `quality: ${stats.conversations} conversations, ${stats.turns} turns, ${stats.questions} questions ` +
-        `from ${path} (profile ${ctx.profile})`,
-    );
-    if (stats.droppedEvidence > 0) {
-      ctx.log(`quality: ${stats.droppedEvidence} evidence ids name no turn and are dropped`);
-    }
     const wordvec = ctx.profile === "full" ? await wordVectorEngines(ctx.workDir, ctx.log) : [];
     const real = await realProviderEngine(process.env, ctx.workDir, ctx.log);
     if (real.note !== undefined) ctx.log(`quality: ${real.note}`);
+    // Engines are reopened by each index(): one list serves both datasets.
     const engines = [...createAllEngines(ctx.workDir), ...wordvec, ...(real.engine ? [real.engine] : [])];
-    const runs = await evaluateEngines(engines, conversations, { k: SEARCH_DEPTH, log: ctx.log });
-    const output = buildQualityOutput(runs, stats, SEARCH_DEPTH);
+    const output: SuiteOutput = { figures: [], charts: [], tables: [] };
+    // Every profile runs every conversation of both datasets: fewer would hide regressions.
+    for (const dataset of QUALITY_DATASETS) {
+      const conversations = await dataset.load(ctx.dataDir);
+      const stats = datasetStats(conversations);
+      ctx.log(
+        `quality: ${dataset.title}: ${stats.conversations} conversations, ${stats.turns} ${dataset.unit}s, ` +
+          `${stats.questions} questions from ${dataset.path} (profile ${ctx.profile})`,
+      );
+      if (stats.droppedEvidence > 0) {
+        ctx.log(
+          `quality: ${dataset.title}: ${stats.droppedEvidence} evidence ids name no ${dataset.unit} and are dropped`,
+        );
+      }
+      const runs = await evaluateEngines(engines, conversations, { k: SEARCH_DEPTH, log: ctx.log });
+      const part = buildQualityOutput(dataset, runs, stats, SEARCH_DEPTH);
+      output.figures.push(...part.figures);
+      output.charts.push(...part.charts);
+      output.tables.push(...part.tables);
+    }
     if (real.note !== undefined) {
       output.tables.push({ title: "Real embedding provider", columns: ["provider"], rows: [[real.note]] });
     }

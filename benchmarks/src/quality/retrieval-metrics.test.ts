@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LOCOMO_GROUPING } from "./quality-datasets.js";
 import {
   aggregateByCategory,
   ndcgAt,
@@ -112,12 +113,15 @@ describe("aggregateByCategory", () => {
   });
 
   it("averages per category and pools 1–4 by question, keeping 5 apart", () => {
-    const groups = aggregateByCategory([
-      { category: 1, metrics: m(1) },
-      { category: 1, metrics: m(0) },
-      { category: 4, metrics: m(1) },
-      { category: 5, metrics: m(0.25) },
-    ]);
+    const groups = aggregateByCategory(
+      [
+        { category: "cat1", metrics: m(1) },
+        { category: "cat1", metrics: m(0) },
+        { category: "cat4", metrics: m(1) },
+        { category: "cat5", metrics: m(0.25) },
+      ],
+      LOCOMO_GROUPING,
+    );
     expect(groups.get("cat1")).toEqual({ count: 2, means: m(0.5) });
     expect(groups.get("cat4")).toEqual({ count: 1, means: m(1) });
     expect(groups.get("cat5")).toEqual({ count: 1, means: m(0.25) });
@@ -126,6 +130,6 @@ describe("aggregateByCategory", () => {
   });
 
   it("reports empty categories as zero questions", () => {
-    expect(aggregateByCategory([]).get("cat3")).toEqual({ count: 0, means: m(0) });
+    expect(aggregateByCategory([], LOCOMO_GROUPING).get("cat3")).toEqual({ count: 0, means: m(0) });
   });
 });

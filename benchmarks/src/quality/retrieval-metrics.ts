@@ -91,7 +91,8 @@ export function questionMetrics(ranked: readonly string[], evidence: readonly st
 }
 
 export interface ScoredQuestion {
-  category: number;
+  /** The question's group: LoCoMo's "cat1" … "cat5", BEAM's question type. */
+  category: string;
   metrics: QuestionMetrics;
 }
 
@@ -102,26 +103,34 @@ export interface GroupSummary {
   means: QuestionMetrics;
 }
 
-/** Categories 1–4 have answers in the conversation; 5 is adversarial and reported apart. */
-export const POOLED_CATEGORIES: readonly number[] = [1, 2, 3, 4];
-export const POOLED_GROUP = "cat1-4";
+/** How a dataset's questions are grouped: its categories, and which of them are pooled. */
+export interface QuestionGrouping {
+  /** The pooled group's name, e.g. "cat1-4". */
+  pooled: string;
+  /** Every category reported, in report order (empty ones count zero questions). */
+  groups: readonly string[];
+  inPool(category: string): boolean;
+}
 
 /**
- * Means per category ("cat1" … "cat5", and any other category that occurs) and over categories
- * 1–4 pooled by question ("cat1-4"), so large categories weigh more, as in LoCoMo papers.
+ * Means per category (each of `grouping.groups`, and any other category that occurs) and over
+ * the pooled categories by question, so large categories weigh more, as in LoCoMo papers.
  */
-export function aggregateByCategory(scored: readonly ScoredQuestion[]): Map<string, GroupSummary> {
+export function aggregateByCategory(
+  scored: readonly ScoredQuestion[],
+  grouping: QuestionGrouping,
+): Map<string, GroupSummary> {
   const groups = new Map<string, QuestionMetrics[]>();
   const add = (group: string, metrics: QuestionMetrics) => {
     const list = groups.get(group) ?? [];
     list.push(metrics);
     groups.set(group, list);
   };
-  groups.set(POOLED_GROUP, []);
-  for (const c of [...POOLED_CATEGORIES, 5]) groups.set(`cat${c}`, []);
+  groups.set(grouping.pooled, []);
+  for (const group of grouping.groups) groups.set(group, []);
   for (const { category, metrics } of scored) {
-    add(`cat${category}`, metrics);
-    if (POOLED_CATEGORIES.includes(category)) add(POOLED_GROUP, metrics);
+    add(category, metrics);
+    if (grouping.inPool(category)) add(grouping.pooled, metrics);
   }
   return new Map([...groups].map(([group, list]) => [group, { count: list.length, means: meanOf(list) }]));
 }

@@ -84,3 +84,4 @@ export type {
   WhereScalar,
 } from "./metadata.js";
 export type { MemoryPlugin, PluginContext } from "./plugin.js";
+export type { RecallExplanation, RecallKeywordPart } from "./recall-explanation.js";

@@ -7,6 +7,7 @@ import type { HistoryRetention, MemoryVersion, RemovalChange, WriteChange } from
 import type { MemoryStatus } from "./memory.js";
 import type { MemoryCategory, MemoryEntry, SearchMode } from "./memory-entry.js";
 import type { WhereCondition } from "./metadata.js";
+import type { RecallExplanation } from "./recall-explanation.js";
 
 /** One validated entry ready to be written (store() and import() both produce these). */
 export interface EntryWrite {
@@ -116,6 +117,8 @@ export interface RecallRequest {
   signal?: AbortSignal;
   /** Ages are measured from here; default the store's clock. */
   now?: Date;
+  /** Explain each result's score (RecallOptions.explain). */
+  explain?: boolean;
 }
 
 /** The fields of a stored entry the recall pipeline reads; `rid` identifies it within its store. */
@@ -132,12 +135,16 @@ export interface ScoredRow<R extends RecallRow> {
   row: R;
   /** Higher is better: a BM25-like magnitude for keyword hits, the share of keywords for LIKE. */
   score: number;
+  /** The part of `score` lent by session neighbours (keyword hits; absent: none). */
+  lent?: number;
 }
 
 /** A recalled row; `score` is absent for the most recent entries (`""` and `"*"` queries). */
 export interface RecalledRow<R extends RecallRow> {
   row: R;
   score?: number;
+  /** With RecallRequest.explain: the parts of `score`. */
+  explain?: RecallExplanation;
 }
 
 export interface VectorHit {

@@ -3,6 +3,8 @@ import type { Metadata } from "./metadata.js";
 /** "core" | "daily" | "conversation"; any other string is a custom category. */
 export type MemoryCategory = "core" | "daily" | "conversation" | (string & {});
 
+import type { RecallExplanation } from "./recall-explanation.js";
+
 export type SearchMode = "hybrid" | "embedding" | "bm25";
 
 export type MergeStrategy =
@@ -41,6 +43,8 @@ export interface MemoryEntry {
   timestamp: string;
   /** Set by recall. */
   score?: number;
+  /** Set by recall with `explain: true`: the parts of `score`. */
+  explain?: RecallExplanation;
   /** Only when recall(..., { withEmbeddings: true }) or export({ includeEmbeddings: true }). */
   embedding?: Float32Array;
   /** Entries indexed from Markdown files. */

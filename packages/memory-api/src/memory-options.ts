@@ -76,6 +76,11 @@ export interface RecallOptions {
   now?: string | Date;
   /** Only entries whose metadata matches, applied inside the search (before the limit). */
   where?: WhereFilter;
+  /**
+   * Give each entry the parts of its score (`MemoryEntry.explain`): keyword and vector hits,
+   * fusion, coverage, recency, MMR. Computed only when asked; default false.
+   */
+  explain?: boolean;
 }
 
 export interface ListOptions {

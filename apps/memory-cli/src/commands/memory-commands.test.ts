@@ -97,6 +97,37 @@ describe("store / get / recall / list / forget / purge", () => {
     expect(table.stdout).toContain("just now");
   });
 
+  it("says why each memory came back with --explain, as a line and in JSON", async () => {
+    const ws = tempWorkspace();
+    await runInProcess(["-w", ws, "store", "editor", "The user edits code in Helix"]);
+    await runInProcess(["-w", ws, "store", "lunch", "Helix talk at lunch", "--category", "daily"]);
+    const human = await runInProcess([
+      "-w",
+      ws,
+      "recall",
+      "helix editor code",
+      "--mode",
+      "bm25",
+      "--explain",
+    ]);
+    expect(human.code).toBe(0);
+    const why = human.stdout.split("\nwhy:\n")[1] ?? "";
+    const editor = why.split("\n").find((line) => line.trim().startsWith("editor")) ?? "";
+    expect(editor).toMatch(/= relevance 1\.000 \(coverage 1\.00, strength 1\.00\) × recency 1\.00/);
+    expect(editor).toContain("keyword #1");
+    expect(editor).toContain("[helix, editor, code]");
+    expect(editor).toContain("fusion bm25");
+    const json = await runInProcess(["-w", ws, "--json", "recall", "helix", "--mode", "bm25", "--explain"]);
+    const [first] = JSON.parse(json.stdout) as Array<{
+      score: number;
+      explain: { relevance: number; recency: number };
+    }>;
+    expect(first?.explain.relevance).toBeGreaterThan(0);
+    expect((first?.explain.relevance ?? 0) * (first?.explain.recency ?? 0)).toBe(first?.score);
+    const plain = await runInProcess(["-w", ws, "recall", "helix", "--mode", "bm25"]);
+    expect(plain.stdout).not.toContain("why:");
+  });
+
   it("rejects bad option values with exit 2, naming the option", async () => {
     const ws = tempWorkspace();
     const limit = await runInProcess(["-w", ws, "recall", "x", "--limit", "0"]);

@@ -3,6 +3,7 @@ import { MemoryError } from "@claw/memory-api";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../exit-codes.js";
 import { renderEntries, renderEntry } from "../output/render-entries.js";
+import { renderExplanations } from "../output/render-explain.js";
 import {
   integerOption,
   listOption,
@@ -94,6 +95,7 @@ export interface RecallOptions {
   asOf?: string;
   /** `--where`, repeated: JSON or field=value pairs. */
   where?: string[];
+  explain?: boolean;
 }
 
 const MODES = ["hybrid", "embedding", "bm25"];
@@ -114,10 +116,16 @@ export async function recallCommand(ctx: CliContext, query: string, opts: Recall
     includeSuperseded: opts.includeSuperseded,
     now: await timeOption(opts.asOf, "--as-of", now),
     where: whereOption(opts.where),
+    explain: opts.explain === true,
   };
   const memory = await ctx.memory(opts.mode === "bm25" ? "none" : "resolve");
   const hits = await memory.recall(query, request);
-  ctx.result(hits, () => renderEntries(hits, now, ctx.colors, ctx.deps.stdout.columns ?? 120));
+  ctx.result(
+    hits,
+    () =>
+      renderEntries(hits, now, ctx.colors, ctx.deps.stdout.columns ?? 120) +
+      (request.explain ? renderExplanations(hits, ctx.colors) : ""),
+  );
 }
 
 export interface ListOptions {

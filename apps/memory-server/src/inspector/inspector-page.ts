@@ -26,6 +26,7 @@ const STYLE = `
   .key { font-weight: 600; word-break: break-all; }
   .badge { border: 1px solid var(--line); border-radius: 999px; padding: 0 .5rem; font-size: 12px; }
   .superseded { color: var(--danger); } .score { color: var(--accent); font-weight: 600; }
+  .why { color: var(--muted); font-size: .85em; margin: .25rem 0 0; }
   .meta { color: var(--muted); font-size: 13px; }
   .content { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; max-height: 16rem; overflow: auto; }
   dialog { width: min(44rem, 92vw); border: 1px solid var(--line); border-radius: 8px; }

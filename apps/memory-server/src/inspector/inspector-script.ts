@@ -167,8 +167,24 @@ function entryItem(entry, withScore) {
   forget.addEventListener("click", () => { void run(() => forgetEntry(entry)); });
   const actions = el("div", "actions");
   actions.append(edit, history, forget);
-  item.append(head, meta, el("p", "content", entry.content), actions);
+  item.append(head, meta, el("p", "content", entry.content));
+  if (withScore && entry.explain) item.append(el("p", "why", whyText(entry.explain)));
+  item.append(actions);
   return item;
+}
+
+// Why recall returned an entry: its score as the product of its parts, then the lists it came from.
+function whyText(why) {
+  const parts = ["why: " + why.score.toFixed(3) + " = relevance " + why.relevance.toFixed(3) +
+    " (coverage " + why.coverage.toFixed(2) + ", strength " + why.strength.toFixed(2) + ") × recency " + why.recency.toFixed(2)];
+  if (why.keyword) {
+    parts.push("keyword #" + why.keyword.rank + (why.keyword.neighbour > 0 ? " (partly from its session neighbours)" : "") +
+      (why.keyword.terms.length > 0 ? " [" + why.keyword.terms.join(", ") + "]" : ""));
+  }
+  if (why.vector) parts.push("vector #" + why.vector.rank + " (cosine " + why.vector.similarity.toFixed(3) + ")");
+  parts.push("fusion " + why.fusion);
+  if (why.mmr !== undefined) parts.push("mmr #" + why.mmr);
+  return parts.join(" · ");
 }
 
 // The expiry and the caller's metadata (compact JSON, as text) of an entry or a version.
@@ -208,7 +224,7 @@ async function loadList(append) {
 }
 
 async function recall(query) {
-  const body = { query, namespace: currentNamespace(), limit: currentLimit() };
+  const body = { query, namespace: currentNamespace(), limit: currentLimit(), explain: true };
   const where = currentWhere();
   if (where !== undefined) body.where = where;
   const answer = await apiJson("POST", "v1/recall", body);

@@ -156,8 +156,13 @@ describe("web inspector in a browser", () => {
     await page.click("#recall");
     await page.locator("#entries .entry .score").first().waitFor();
     expect((await keysShown(page))[0]).toBe("user_tz");
-    expect(await page.locator("#entries .entry .score").first().textContent()).toMatch(/^score [01]\.\d{3}$/);
+    const score = await page.locator("#entries .entry .score").first().textContent();
+    expect(score).toMatch(/^score [01]\.\d{3}$/);
     expect(await page.textContent("#view-title")).toMatch(/for “where does the user live”/);
+    // Under each result, why it came back: the score as the product of its parts.
+    const why = (await page.locator("#entries .entry .why").first().textContent()) ?? "";
+    expect(why.startsWith(`why: ${score?.slice("score ".length)} = relevance `)).toBe(true);
+    expect(why).toMatch(/× recency \d\.\d{2} · keyword #\d+ .*\[[a-z, ]*user[a-z, ]*\] · fusion \w+/);
 
     // Back to the list, then edit "standup".
     await page.fill("#query", "");

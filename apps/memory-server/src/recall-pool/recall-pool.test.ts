@@ -56,10 +56,12 @@ describe("recall workers", () => {
       ["lived", { includeSuperseded: true, mode: "bm25" }],
       ["user", { namespace: "*", categories: ["core"], since: "2000-01-01T00:00:00Z" }],
       ["", { limit: 3 }],
+      ["where does the user live", { explain: true }],
     ];
     for (const [query, options] of calls) {
       const expected = await memory.recall(query, options);
       expect(expected.length).toBeGreaterThan(0);
+      if (options?.explain) expect(expected[0]?.explain?.keyword?.terms).toContain("user");
       expect(await pool.recall(query, options)).toEqual(expected);
     }
     // Several at once spread over both workers and come back to the right callers.

@@ -62,6 +62,30 @@ describe("entry routes", () => {
     expect(deleted.statusCode).toBe(404);
   });
 
+  it("explains each recalled entry's score when asked, and only then", async () => {
+    const { app, memory } = await testServer();
+    await memory.store("tz", "The user lives in Lisbon");
+    await memory.store("pet", "The user has a dog");
+    const recall = async (payload: object) =>
+      (await app.inject({ method: "POST", url: "/v1/recall", headers: auth, payload })).json().results;
+    const [plain] = await recall({ query: "where does the user live", mode: "bm25" });
+    expect(plain.explain).toBeUndefined();
+    const [hit] = await recall({ query: "where does the user live", mode: "bm25", explain: true });
+    expect(hit.key).toBe("tz");
+    expect(hit.explain).toMatchObject({ mode: "bm25", fusion: "bm25", coverage: 1, recency: 1 });
+    expect(hit.explain.keyword).toMatchObject({ rank: 1, terms: ["user", "live"], neighbour: 0 });
+    expect(hit.explain.relevance * hit.explain.recency).toBe(hit.score);
+    expect(hit.score).toBe(plain.score);
+    const bad = await app.inject({
+      method: "POST",
+      url: "/v1/recall",
+      headers: auth,
+      payload: { query: "x", explain: "yes" },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).message).toContain("explain");
+  });
+
   it("caps the recall limit at the server's maximum", async () => {
     const { app, memory } = await testServer({ limits: { recallLimitMax: 3 } });
     for (let i = 0; i < 6; i++) await memory.store(`k${i}`, `shared topic number ${i}`);

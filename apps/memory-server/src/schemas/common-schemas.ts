@@ -56,6 +56,39 @@ export const WhereQuerySchema = Type.String({
   description: `${WHERE_DESCRIPTION} As JSON, e.g. where={"project":"alpha"} (URL-encoded).`,
 });
 
+/** RecallExplanation: why recall returned an entry (recall with `explain: true`). */
+export const ExplanationSchema = Type.Object(
+  {
+    mode: Type.Union([Type.Literal("hybrid"), Type.Literal("embedding"), Type.Literal("bm25")]),
+    fusion: Type.Union([
+      Type.Literal("bm25"),
+      Type.Literal("embedding"),
+      Type.Literal("adaptive"),
+      Type.Literal("rrf"),
+      Type.Literal("weighted"),
+      Type.Literal("like"),
+    ]),
+    keyword: Type.Optional(
+      Type.Object({
+        rank: Type.Integer({ description: "1 = the best keyword hit." }),
+        score: Type.Number({ description: "BM25 scaled by term coverage, plus what neighbours lent." }),
+        neighbour: Type.Number({
+          description: "The part of score lent by the entries beside it in its session.",
+        }),
+        terms: Type.Array(Type.String(), { description: "The query's search terms found in it." }),
+      }),
+    ),
+    vector: Type.Optional(Type.Object({ similarity: Type.Number(), rank: Type.Integer() })),
+    strength: Type.Number({ description: "In [0, 1]: the fused strength, relative to the best candidate." }),
+    coverage: Type.Number({ description: "In [0, 1]: the share of query terms one passage of it holds." }),
+    relevance: Type.Number({ description: "½ × coverage^1.5 + ½ × strength." }),
+    recency: Type.Number({ description: "The recency factor (1 for core entries)." }),
+    mmr: Type.Optional(Type.Integer({ description: "Its position in MMR's picks, when MMR is on." })),
+    score: Type.Number({ description: "relevance × recency: the entry's score." }),
+  },
+  { description: "The parts of the entry's score: present when recall was asked to explain." },
+);
+
 export const EntrySchema = Type.Object({
   id: Type.String(),
   key: Type.String(),
@@ -76,6 +109,7 @@ export const EntrySchema = Type.Object({
   expiresAt: Type.Optional(
     Type.String({ description: "When the entry expires (RFC 3339): from then on no route returns it." }),
   ),
+  explain: Type.Optional(ExplanationSchema),
 });
 
 /** What made a version of an entry (MemoryChange). */

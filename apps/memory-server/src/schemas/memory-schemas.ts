@@ -162,6 +162,9 @@ export const recallSchema = {
       withEmbeddings: Type.Optional(Type.Boolean()),
       now: Type.Optional(TimestampSchema),
       where: Type.Optional(WhereSchema),
+      explain: Type.Optional(
+        Type.Boolean({ description: "Give each result the parts of its score (`explain`)." }),
+      ),
     },
     { additionalProperties: false },
   ),

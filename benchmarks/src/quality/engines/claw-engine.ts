@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { EmbeddingProvider } from "@claw/memory-api";
-import { createHashingEmbeddingProvider, SqliteMemory } from "@claw/memory-core";
+import { createHashingEmbeddingProvider, type MemorySettings, SqliteMemory } from "@claw/memory-core";
 import type { Conversation } from "../locomo-loader.js";
 import { fileSafe, type RetrievalEngine, turnContent } from "./engine.js";
 
@@ -22,6 +22,8 @@ export interface ClawEngineOptions {
   embeddings?: () => EmbeddingProvider;
   /** Default "core". */
   storage?: ClawStorage;
+  /** Memory settings (the config's `memory` section); default the defaults. */
+  settings?: MemorySettings;
 }
 
 const DAY_MS = 86_400_000;
@@ -68,6 +70,7 @@ export function createClawEngine(
       const store = SqliteMemory.open({
         path,
         embeddings: mode === "hybrid" ? embeddings() : null,
+        ...(options.settings ? { settings: options.settings } : {}),
       });
       memory = store;
       now = storage === "conversation" ? dayAfterLastTurn(conversation) : undefined;

@@ -3,7 +3,7 @@
 // is served only while the backend's change stamp still reads what it read before the result was
 // computed (another connection or server wrote: PRAGMA data_version, a shared counter), and the
 // façade clears the cache after each of its own writes.
-import type { MemoryBackend, MemoryEntry, RecallRequest } from "@claw/memory-api";
+import type { MemoryBackend, MemoryEntry, RecalledRow, RecallRequest, RecallRow } from "@claw/memory-api";
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
 import { HotCache, recallCacheKey } from "../recall/hot-cache.js";
@@ -37,7 +37,8 @@ export function createCachedRecall(deps: CachedRecallDeps): CachedRecall {
   async function run(request: RecallRequest): Promise<MemoryEntry[]> {
     const source = backend.recallSource(request);
     const recalled = await runRecallEngine(source, deps, request);
-    return backend.recalledEntries(recalled, request.withEmbeddings);
+    const entries = await backend.recalledEntries(recalled, request.withEmbeddings);
+    return request.explain === true ? withExplanations(entries, recalled) : entries;
   }
 
   async function recall(request: RecallRequest): Promise<MemoryEntry[]> {
@@ -55,11 +56,11 @@ export function createCachedRecall(deps: CachedRecallDeps): CachedRecall {
       const cached = hot.get(key);
       const now = deps.now().getTime();
       if (cached !== undefined && cached.stamp === stamp && now < cached.expires)
-        return cached.entries.map((e) => ({ ...e }));
+        return cached.entries.map(copyOf);
       const entries = await run(request);
       // A result holds until one of its entries expires (an entry outside it expiring changes nothing).
       hot.set(key, { stamp, entries, expires: firstExpiry(entries) });
-      return entries.map((e) => ({ ...e }));
+      return entries.map(copyOf);
     } catch (error) {
       if (isMemoryError(error) || (error as Error).name === "AbortError") throw error;
       throw new MemoryError("STORAGE", `storage failure: ${(error as Error).message}`, { cause: error });
@@ -67,6 +68,39 @@ export function createCachedRecall(deps: CachedRecallDeps): CachedRecall {
   }
 
   return { recall, clear: () => hot.clear() };
+}
+
+/** A copy a caller may change without changing what is cached. */
+function copyOf(entry: MemoryEntry): MemoryEntry {
+  const { explain } = entry;
+  if (explain === undefined) return { ...entry };
+  const keyword = explain.keyword && { ...explain.keyword, terms: [...explain.keyword.terms] };
+  return {
+    ...entry,
+    explain: {
+      ...explain,
+      ...(keyword ? { keyword } : {}),
+      ...(explain.vector ? { vector: { ...explain.vector } } : {}),
+    },
+  };
+}
+
+/**
+ * Each entry with its row's explanation. A backend returns the rows' entries in order but may
+ * leave out a row deleted meanwhile, so rows are matched by key, in order.
+ */
+function withExplanations(
+  entries: MemoryEntry[],
+  recalled: readonly RecalledRow<RecallRow>[],
+): MemoryEntry[] {
+  let i = 0;
+  for (const entry of entries) {
+    while (i < recalled.length && recalled[i]?.row.key !== entry.key) i++;
+    const explain = recalled[i]?.explain;
+    if (explain !== undefined) entry.explain = explain;
+    i++;
+  }
+  return entries;
 }
 
 /** When the first of `entries` expires (ms since the epoch); Infinity when none does. */

@@ -71,6 +71,7 @@ export function recallRequestOf(
     withEmbeddings: check.optionalBoolean(options.withEmbeddings, "withEmbeddings") ?? false,
     signal: options.signal,
     now: asOf,
+    explain: check.optionalBoolean(options.explain, "explain") ?? false,
   };
 }
 

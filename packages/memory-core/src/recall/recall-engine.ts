@@ -17,6 +17,7 @@ import { adaptiveFusion } from "./adaptive-fusion.js";
 import { calibratedScore, relativeCosines, relativeToBest } from "./calibrated-score.js";
 import { strengthOf } from "./keyword-score.js";
 import { mmrRerank } from "./mmr.js";
+import { explainRows, type RecallEvidence, recencyOf } from "./recall-explain.js";
 import { rrfMerge } from "./rrf-merge.js";
 import { coverageOf } from "./term-coverage.js";
 import { weightedMerge } from "./weighted-merge.js";
@@ -40,6 +41,8 @@ export interface RecallEngineRequest {
   signal?: AbortSignal;
   /** Ages are measured from here; default `deps.now()`. */
   now?: Date;
+  /** Give each row the parts of its score (recall-explain.ts). */
+  explain?: boolean;
 }
 
 export interface RecallEngineDeps {
@@ -91,23 +94,59 @@ export async function runRecallEngine<R extends RecallRow>(
     }
   }
 
-  let scored = await fuse(source, deps.settings.mergeStrategy, mode, keyword, vector, cover);
-  scored = decay(deps.settings, now, scored);
-  if (deps.settings.mmrEnabled) scored = diversify(scored, deps.settings.mmrLambda, limit);
+  const { settings } = deps;
+  const fused = await fuse(source, settings.mergeStrategy, mode, keyword, vector, cover);
+  let scored = decay(settings, now, fused.scored);
+  let mmrOrder: RecallRow[] | null = null;
+  if (settings.mmrEnabled) {
+    scored = diversify(scored, settings.mmrLambda, limit);
+    if (request.explain === true) mmrOrder = scored.map((s) => s.row);
+  }
   const foundAny = scored.length > 0;
   const minScore = request.minScore;
   if (minScore !== undefined) scored = scored.filter((s) => s.score >= minScore);
   let top = scored.slice(0, limit);
+  let likeShares: Map<number, number> | null = null;
 
   if (!foundAny && request.mode !== "bm25") {
-    const like = (await source.like(query, limit)).map((h) => ({
-      row: h.row,
-      score: calibratedScore(h.score, 0),
-    }));
-    top = decay(deps.settings, now, like);
+    likeShares = new Map();
+    const shares = likeShares;
+    const like = (await source.like(query, limit)).map((h) => {
+      shares.set(h.row.rid, h.score);
+      return { row: h.row, score: calibratedScore(h.score, 0) };
+    });
+    top = decay(settings, now, like);
     if (minScore !== undefined) top = top.filter((s) => s.score >= minScore);
   }
-  return top;
+  if (request.explain !== true) return top;
+  // Only what ranking already held; the LIKE fallback's coverage is its share of keywords found.
+  const shares = likeShares;
+  const evidence: RecallEvidence =
+    shares === null
+      ? {
+          mode,
+          strategy: settings.mergeStrategy,
+          terms,
+          keyword,
+          vector,
+          strengths: fused.strengths,
+          coverage: fused.coverage,
+          recency: recencyOf(settings, now),
+          mmrOrder,
+        }
+      : {
+          mode,
+          strategy: settings.mergeStrategy,
+          terms,
+          keyword: [],
+          vector: [],
+          strengths: new Map(),
+          coverage: (row) => shares.get(row.rid) ?? 0,
+          recency: recencyOf(settings, now),
+          mmrOrder: null,
+          like: true,
+        };
+  return explainRows(top, evidence);
 }
 
 /** Candidates taken from each list and re-ranked, whatever the limit. */
@@ -135,7 +174,7 @@ async function fuse<R extends RecallRow>(
   keyword: readonly ScoredRow<R>[],
   vector: readonly VectorHit[],
   cover: (row: RecallRow) => number,
-): Promise<RankedRow<R>[]> {
+): Promise<Fused<R>> {
   const rows = new Map(keyword.map((h) => [h.row.rid, h.row]));
   const missing = vector.filter((v) => !rows.has(v.rid)).map((v) => v.rid);
   if (missing.length > 0) for (const row of await source.rows(missing)) rows.set(row.rid, row);
@@ -159,7 +198,14 @@ async function fuse<R extends RecallRow>(
     // score still has the one meaning of every mode.
     scored.push({ row, score, rank: mode === "embedding" ? strength : score });
   }
-  return scored;
+  return { scored, strengths, coverage: (row) => coverageOfRid(row.rid) };
+}
+
+/** The candidates scored, with each one's strength and the coverage function they were scored by. */
+interface Fused<R extends RecallRow> {
+  scored: RankedRow<R>[];
+  strengths: ReadonlyMap<number, number>;
+  coverage: (row: RecallRow) => number;
 }
 
 /** Each candidate's strength in [0, 1] under the mode and merge strategy. */

@@ -1,6 +1,8 @@
 interface Hit<R> {
   row: R;
   score: number;
+  /** The part of `score` lent by neighbours. */
+  lent?: number;
 }
 
 /**
@@ -16,12 +18,16 @@ export function lendToNeighbours<R extends { rid: number }>(
   weight: number,
 ): Hit<R>[] {
   if (weight <= 0 || hits.length === 0) return [...hits];
-  const scored = new Map(hits.map((h) => [h.row.rid, { row: h.row, score: h.score }]));
+  const scored = new Map(hits.map((h) => [h.row.rid, { row: h.row, score: h.score, lent: 0 }]));
   for (const hit of hits) {
     for (const neighbour of neighboursOf(hit)) {
       const known = scored.get(neighbour.rid);
-      if (known === undefined) scored.set(neighbour.rid, { row: neighbour, score: weight * hit.score });
-      else known.score += weight * hit.score;
+      const lent = weight * hit.score;
+      if (known === undefined) scored.set(neighbour.rid, { row: neighbour, score: lent, lent });
+      else {
+        known.score += lent;
+        known.lent += lent;
+      }
     }
   }
   return [...scored.values()].sort((a, b) => b.score - a.score || a.row.rid - b.row.rid);

@@ -23,6 +23,40 @@ describe("termCoverage by words and stems", () => {
     expect(termCoverage(row(1, "He runs every morning"), ["running"])).toBe(1);
   });
 
+  it("counts the terms of one passage of a long entry, not terms scattered over all of it", () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+    const terms = ["deadline", "launch", "march"];
+    // All three within 100 words: full coverage.
+    expect(
+      termCoverage(row(1, `${filler(300)} deadline for the launch is march ${filler(300)}`), terms),
+    ).toBe(1);
+    // Each 150 words from the next: one passage holds one of them.
+    const scattered = `deadline ${filler(150)} launch ${filler(150)} march`;
+    expect(termCoverage(row(2, scattered), terms)).toBeCloseTo(1 / 3, 12);
+    // 99 words apart share a passage; 100 apart do not.
+    expect(termCoverage(row(3, `deadline ${filler(98)} launch ${filler(200)}`), terms)).toBeCloseTo(
+      2 / 3,
+      12,
+    );
+    expect(termCoverage(row(4, `deadline ${filler(99)} launch ${filler(200)}`), terms)).toBeCloseTo(
+      1 / 3,
+      12,
+    );
+  });
+
+  it("counts two query terms of one stem once each within a passage, as over a short entry", () => {
+    const long = `${"filler ".repeat(120)}the dogs we adopted from the shelter`;
+    const terms = ["dogs", "dog", "adopted", "cats"];
+    expect(termCoverage(row(1, long), terms)).toBe(0.75);
+    expect(termCoverage(row(2, "the dogs we adopted from the shelter"), terms)).toBe(0.75);
+  });
+
+  it("counts the terms of a non-ASCII long entry by passage too", () => {
+    const long = `café ${"mot ".repeat(150)}thé ${"mot ".repeat(150)}`;
+    expect(termCoverage(row(1, long), ["café", "thé"])).toBe(0.5);
+    expect(termCoverage(row(2, `café et thé ${"mot ".repeat(150)}`), ["café", "thé"])).toBe(1);
+  });
+
   it("finds CJK terms as substrings", () => {
     expect(termCoverage(row(1, "我喜欢喝咖啡"), ["咖啡", "茶"])).toBe(0.5);
   });

@@ -51,6 +51,23 @@ export function describeRecallContract(harness: MemoryContractHarness): void {
       }
     });
 
+    it("explains each result's score when asked, and only then", async () => {
+      const memory = await seeded();
+      const [plain] = await memory.recall("user prefers typescript", { mode: "bm25" });
+      expect(plain?.explain).toBeUndefined();
+      const [hit] = await memory.recall("user prefers typescript", { mode: "bm25", explain: true });
+      const why = hit?.explain;
+      expect(hit?.key).toBe("lang");
+      expect(why?.fusion).toBe("bm25");
+      expect(why?.keyword?.rank).toBe(1);
+      expect(why?.keyword?.terms).toEqual(["user", "prefers", "typescript"]);
+      expect(why?.coverage).toBe(1);
+      expect(why?.strength).toBe(1);
+      expect(why?.recency).toBe(1);
+      expect((why?.relevance ?? 0) * (why?.recency ?? 0)).toBe(hit?.score);
+      expect(hit?.score).toBe(plain?.score);
+    });
+
     it("matches word forms by stemming and widens to prefixes", async () => {
       const memory = await seeded();
       expect((await memory.recall("running", { mode: "bm25" })).map((h) => h.key)).toEqual(["pet"]);

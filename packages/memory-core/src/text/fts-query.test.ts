@@ -7,10 +7,14 @@ describe("buildFtsQuery", () => {
     expect(buildFtsQuery("deploy pipeline")).toBe('"deploy" OR "pipeline"');
   });
 
-  it("drops stop words", () => {
-    expect(buildFtsQuery("What did I decide about the deploy pipeline?")).toBe(
+  it("drops stop words but the first-person ones", () => {
+    expect(buildFtsQuery("What did we decide about the deploy pipeline?")).toBe(
       '"decide" OR "deploy" OR "pipeline"',
     );
+    expect(buildFtsQuery("What did I decide about my deploy pipeline?")).toBe(
+      '"i" OR "decide" OR "my" OR "deploy" OR "pipeline"',
+    );
+    expect(ftsTermsOf("Tell me what you and we said")).toEqual(["tell", "me", "said"]);
   });
 
   it("keeps stop words when the query has nothing else", () => {
@@ -18,7 +22,7 @@ describe("buildFtsQuery", () => {
   });
 
   it("keeps negations, which are not stop words", () => {
-    expect(buildFtsQuery("I do not like coffee")).toBe('"not" OR "like" OR "coffee"');
+    expect(buildFtsQuery("they do not like coffee")).toBe('"not" OR "like" OR "coffee"');
     expect(buildFtsQuery("never no")).toBe('"never" OR "no"');
   });
 
@@ -88,7 +92,7 @@ describe("buildFtsQuery on CJK", () => {
   });
 
   it("mixes CJK runs and Latin words in query order", () => {
-    expect(buildFtsQuery("I love苹果pie")).toBe('"love" OR "苹果" OR "pie"');
+    expect(buildFtsQuery("We love苹果pie")).toBe('"love" OR "苹果" OR "pie"');
   });
 
   it("handles Japanese and Korean", () => {
