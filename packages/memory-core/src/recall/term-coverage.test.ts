@@ -51,6 +51,13 @@ describe("termCoverage by words and stems", () => {
     expect(termCoverage(row(2, "the dogs we adopted from the shelter"), terms)).toBe(0.75);
   });
 
+  it("finds a one-letter term cut from a contraction alike in short and long entries", () => {
+    const terms = ["i", "deadline"];
+    expect(termCoverage(row(1, "I'm moving the deadline"), terms)).toBe(1);
+    expect(termCoverage(row(2, `I'm moving the deadline ${"filler ".repeat(120)}`), terms)).toBe(1);
+    expect(termCoverage(row(3, "I’m moving the deadline, café"), terms)).toBe(1);
+  });
+
   it("counts the terms of a non-ASCII long entry by passage too", () => {
     const long = `café ${"mot ".repeat(150)}thé ${"mot ".repeat(150)}`;
     expect(termCoverage(row(1, long), ["café", "thé"])).toBe(0.5);
