@@ -6,6 +6,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { monthIndex } from "./locomo-date.js";
 import type { Conversation, Question, Turn } from "./locomo-loader.js";
 
 /** BEAM's question types in report order; `abstention` has no evidence and is never scored. */
@@ -23,26 +24,11 @@ export const BEAM_QUESTION_TYPES = [
 
 type Json = Record<string, unknown>;
 
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
-
 /** "March-15-2024" → "2024-03-15T00:00:00Z"; null when it is not such a date. */
 export function parseTimeAnchor(text: string): string | null {
   const match = /^\s*([A-Za-z]+)-(\d{1,2})-(\d{4})\s*$/.exec(text);
   if (match === null) return null;
-  const month = MONTHS.indexOf((match[1] ?? "").toLowerCase());
+  const month = monthIndex(match[1] ?? "");
   const day = Number(match[2]);
   const year = Number(match[3]);
   if (month < 0) return null;

@@ -21,7 +21,7 @@ const MONTHS = [
 const SESSION_TIME = /^\s*(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})\s*$/i;
 
 /** Month index 0..11 for a full English month name or its first three letters, else -1. */
-function monthIndex(name: string): number {
+export function monthIndex(name: string): number {
   const lower = name.toLowerCase();
   if (lower.length < 3) return -1;
   return MONTHS.findIndex((m) => m === lower || (lower.length === 3 && m.startsWith(lower)));
