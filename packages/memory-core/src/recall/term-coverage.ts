@@ -1,4 +1,5 @@
 import { isCjkChar } from "../text/tokenizer.js";
+import { moreWordsThan, PASSAGE_WORDS, WORD_SEPARATORS } from "../text/word-count.js";
 
 /** Tuned on LoCoMo (dev): 0.75 keeps most of the MRR gain of a linear factor and more recall@10. */
 const COVERAGE_EXPONENT = 0.75;
@@ -71,12 +72,14 @@ export function coverageOf(terms: readonly string[]): (row: { key: string; conte
       for (const w of wanted) if (w.cjk === null && hasAsciiWordWithStem(text, w.stem)) found++;
     } else {
       const stems = new Set<string>();
-      for (const word of text.split(SEPARATORS)) if (mayHaveStem(word, starts)) stems.add(stemOf(word));
+      for (const word of text.split(WORD_SEPARATORS)) if (mayHaveStem(word, starts)) stems.add(stemOf(word));
       for (const w of wanted) if (w.cjk !== null ? text.includes(w.cjk) : stems.has(w.stem)) found++;
     }
     // A passage can hold no more terms than the whole, and a text of PASSAGE_WORDS words or fewer
-    // is its own passage (it has at least 2 characters a word, and counting words is cheap).
-    if (found > 1 && text.length >= 2 * PASSAGE_WORDS && moreWordsThan(text, PASSAGE_WORDS, ascii)) {
+    // is its own passage. Measured within a passage, a long answer or document no longer holds most
+    // of a question's words by chance: BEAM dev (long user/assistant chats), keyword-only, with the
+    // first-person query terms, 0.420 → 0.442 stored as conversation; LoCoMo unchanged.
+    if (found > 1 && moreWordsThan(text, PASSAGE_WORDS, ascii)) {
       found = bestPassageFound(text, wanted, starts);
     }
     const coverage = found / wanted.length;
@@ -88,35 +91,12 @@ export function coverageOf(terms: readonly string[]): (row: { key: string; conte
 }
 
 /**
- * Coverage is measured within a passage of this many words, not over a whole long entry: a long
- * answer or document mentions most of a question's words somewhere by chance, and it was
- * outranking the short message that holds them together. 100 words (the passage length of
- * dense-retrieval work) keeps every LoCoMo turn whole (its figures unchanged) and raised BEAM dev
- * (long user/assistant chats), keyword-only, with the first-person query terms, from 0.420 to
- * 0.442 stored as conversation (0.434 → 0.452 stored as core).
- */
-export const PASSAGE_WORDS = 100;
-
-/**
  * Whether `word` can have one of the stems whose first two letters are `starts`: stemming changes
  * ends only, and cuts a word at its apostrophe ("i'm" → "i", whose start is "i").
  */
 function mayHaveStem(word: string, starts: ReadonlySet<string>): boolean {
   const head = word.slice(0, 2);
   return starts.has(head) || (head.charCodeAt(1) === 39 && starts.has(head.charAt(0)));
-}
-
-/** Whether `text` has more than `n` words (runs of letters, digits and apostrophes). */
-function moreWordsThan(text: string, n: number, ascii: boolean): boolean {
-  if (!ascii) return text.split(SEPARATORS).filter((word) => word !== "").length > n;
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const isWord = isAsciiWordChar(text.charCodeAt(i));
-    if (isWord && !inWord && ++words > n) return true;
-    inWord = isWord;
-  }
-  return false;
 }
 
 /** How many of `wanted` the best window of PASSAGE_WORDS words holds (CJK terms: anywhere). */
@@ -134,7 +114,7 @@ function bestPassageFound(
   }
   const hits: Array<[number, string]> = [];
   let position = 0;
-  for (const word of text.split(SEPARATORS)) {
+  for (const word of text.split(WORD_SEPARATORS)) {
     if (word === "") continue;
     if (mayHaveStem(word, starts)) {
       const stem = stemOf(word);
@@ -162,8 +142,6 @@ function bestPassageFound(
   return best + always;
 }
 
-/** What separates words: anything but letters, digits and an apostrophe (kept inside "don't"). */
-const SEPARATORS = /[^\p{L}\p{N}']+/u;
 
 /** a-z, 0-9 and the apostrophe, for lower-case ASCII text. */
 function isAsciiWordChar(code: number): boolean {
