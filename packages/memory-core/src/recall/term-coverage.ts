@@ -142,7 +142,6 @@ function bestPassageFound(
   return best + always;
 }
 
-
 /** a-z, 0-9 and the apostrophe, for lower-case ASCII text. */
 function isAsciiWordChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 39;
