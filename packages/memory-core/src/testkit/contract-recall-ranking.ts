@@ -140,6 +140,25 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
     });
   });
 
+  describe("first-person questions", () => {
+    it("rank what the user said of themselves above an answer about the same thing", async () => {
+      const memory = await open("bm25");
+      await memory.import([
+        { key: "said", content: "I set the launch deadline to March 1 for my team" },
+        {
+          key: "answer",
+          content:
+            "A launch deadline should leave time for testing: teams often set the launch deadline two weeks after a feature freeze, and set the freeze first",
+        },
+      ]);
+      const found = await memory.recall("what launch deadline did I set?", { limit: 2 });
+      expect(found.map((e) => e.key)).toEqual(["said", "answer"]);
+      // Asked in the third person, the question has no first-person word to favour either.
+      const third = await memory.recall("what launch deadline was set?", { limit: 2 });
+      expect(third.map((e) => e.key)).toEqual(["answer", "said"]);
+    });
+  });
+
   describe("context-aware indexing", () => {
     it("finds an entry by the date it was written, in the forms people ask", async () => {
       const memory = await open("bm25");

@@ -15,7 +15,10 @@ export const MAX_QUERY_SCAN_CHARS = 8192;
  * said it in the first person too, whereas an assistant's long answers on the same topic are in
  * the second. BEAM dev (long user/assistant chats), keyword-only, recall@10 0.381 → 0.420 stored as
  * conversation; LoCoMo (third-person questions) unchanged. They are ranked like any other term,
- * so in a store where most entries say "I", BM25 gives them little weight.
+ * so in a store where most entries say "I", BM25 gives them little weight. They count in term
+ * coverage too, which is where the gain comes from (left out of coverage, or counted only where
+ * present, BEAM fell back to 0.419 / 0.420): an entry in the third person ("The user prefers
+ * TypeScript") covers "which language do I prefer?" at 2/3, so it scores below 0.5.
  */
 const FIRST_PERSON: ReadonlySet<string> = new Set(["i", "me", "my"]);
 
