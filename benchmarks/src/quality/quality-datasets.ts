@@ -18,6 +18,8 @@ export interface QualityDataset extends QuestionGrouping {
   path: string;
   /** One line for the tables: what a document holds. */
   document: string;
+  /** The note under the per-category table: what its categories are. */
+  categoryNote: string;
   load(dataDir: string): Promise<Conversation[]>;
 }
 
@@ -45,6 +47,7 @@ export const LOCOMO: QualityDataset = {
   unit: "turn",
   path: LOCOMO_FILE,
   document: '"speaker: text [image: caption]"',
+  categoryNote: "Categories as numbered in the dataset (5 is adversarial); scored questions in brackets.",
   load: (dataDir) => loadConversationDataset(join(dataDir, LOCOMO_FILE)),
 };
 
@@ -55,6 +58,8 @@ export const BEAM: QualityDataset = {
   unit: "message",
   path: BEAM_DIR,
   document: '"role: content", a session per batch dated by its time anchor',
+  categoryNote:
+    "Question types as named in the dataset (abstention has no evidence); scored questions in brackets.",
   load: (dataDir) => loadBeamDataset(join(dataDir, BEAM_DIR)),
 };
 

@@ -19,6 +19,11 @@ function chartGroups(dataset: QualityDataset): string[] {
   return [...dataset.groups.filter((g) => dataset.inPool(g)), dataset.pooled];
 }
 
+/** The categories reported apart from the pool (LoCoMo's adversarial cat5). */
+function apartGroups(dataset: QualityDataset): string[] {
+  return dataset.groups.filter((g) => !dataset.inPool(g));
+}
+
 export interface DatasetStats {
   conversations: number;
   turns: number;
@@ -141,7 +146,7 @@ function pooledTable(
   stats: DatasetStats,
   depth: number,
 ): TableSpec {
-  const apart = dataset.groups.filter((g) => !dataset.inPool(g));
+  const apart = apartGroups(dataset);
   return {
     title: `${dataset.title} ${dataset.unit}-level retrieval (${dataset.pooled} pooled)`,
     columns: ["engine", ...POOLED_COLUMNS.map(([label]) => label), ...apart.map((g) => `${g} recall@10`)],
@@ -160,15 +165,12 @@ function pooledTable(
 
 /** recall@10 per category; the header counts each category's questions (the same for every engine). */
 function categoryTable(dataset: QualityDataset, summaries: readonly Summary[]): TableSpec {
-  const groups = [...chartGroups(dataset), ...dataset.groups.filter((g) => !dataset.inPool(g))];
+  const groups = [...chartGroups(dataset), ...apartGroups(dataset)];
   const counts = summaries[0]?.groups;
   return {
     title: `${dataset.title} ${dataset.unit}-level recall@10 per question category`,
     columns: ["engine", ...groups.map((g) => `${g} (${counts?.get(g)?.count ?? 0})`)],
     rows: summaries.map((s) => [s.run.engine, ...groups.map((g) => round(meanOf(s, g, "recall@10")))]),
-    note:
-      dataset.id === "locomo"
-        ? "Categories as numbered in the dataset (5 is adversarial); scored questions in brackets."
-        : "Question types as named in the dataset (abstention has no evidence); scored questions in brackets.",
+    note: dataset.categoryNote,
   };
 }

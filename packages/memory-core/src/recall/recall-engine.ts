@@ -17,7 +17,7 @@ import { adaptiveFusion } from "./adaptive-fusion.js";
 import { calibratedScore, relativeCosines, relativeToBest } from "./calibrated-score.js";
 import { strengthOf } from "./keyword-score.js";
 import { mmrRerank } from "./mmr.js";
-import { explainRows, type RecallEvidence, recencyOf } from "./recall-explain.js";
+import { explainRows, recencyOf } from "./recall-explain.js";
 import { rrfMerge } from "./rrf-merge.js";
 import { coverageOf } from "./term-coverage.js";
 import { weightedMerge } from "./weighted-merge.js";
@@ -106,47 +106,37 @@ export async function runRecallEngine<R extends RecallRow>(
   const minScore = request.minScore;
   if (minScore !== undefined) scored = scored.filter((s) => s.score >= minScore);
   let top = scored.slice(0, limit);
+  // The LIKE fallback's coverage is its share of keywords found (its strength 0).
   let likeShares: Map<number, number> | null = null;
 
   if (!foundAny && request.mode !== "bm25") {
-    likeShares = new Map();
-    const shares = likeShares;
+    const shares = new Map<number, number>();
     const like = (await source.like(query, limit)).map((h) => {
       shares.set(h.row.rid, h.score);
       return { row: h.row, score: calibratedScore(h.score, 0) };
     });
+    likeShares = shares;
     top = decay(settings, now, like);
     if (minScore !== undefined) top = top.filter((s) => s.score >= minScore);
   }
   if (request.explain !== true) return top;
-  // Only what ranking already held; the LIKE fallback's coverage is its share of keywords found.
+  // Only what ranking already held.
+  const held = { mode, strategy: settings.mergeStrategy, terms, recency: recencyOf(settings, now) };
   const shares = likeShares;
-  const evidence: RecallEvidence =
+  return explainRows(
+    top,
     shares === null
-      ? {
-          mode,
-          strategy: settings.mergeStrategy,
-          terms,
-          keyword,
-          vector,
-          strengths: fused.strengths,
-          coverage: fused.coverage,
-          recency: recencyOf(settings, now),
-          mmrOrder,
-        }
+      ? { ...held, keyword, vector, strengths: fused.strengths, coverage: fused.coverage, mmrOrder }
       : {
-          mode,
-          strategy: settings.mergeStrategy,
-          terms,
+          ...held,
           keyword: [],
           vector: [],
           strengths: new Map(),
-          coverage: (row) => shares.get(row.rid) ?? 0,
-          recency: recencyOf(settings, now),
           mmrOrder: null,
           like: true,
-        };
-  return explainRows(top, evidence);
+          coverage: (row) => shares.get(row.rid) ?? 0,
+        },
+  );
 }
 
 /** Candidates taken from each list and re-ranked, whatever the limit. */

@@ -24,9 +24,7 @@ export function byCoverage<R extends { rid: number; key: string; content: string
   if (terms.length < 2) return [...hits];
   const cover = coverageOf(terms);
   return hits
-    .map((hit) => {
-      return { row: hit.row, score: hit.score * cover(hit.row) ** COVERAGE_EXPONENT };
-    })
+    .map((hit) => ({ row: hit.row, score: hit.score * cover(hit.row) ** COVERAGE_EXPONENT }))
     .sort((a, b) => b.score - a.score || a.row.rid - b.row.rid);
 }
 

@@ -74,7 +74,8 @@ describe("recall with explain", () => {
     // The question's own neighbour matched nothing: it was lent nothing.
     expect(question.keyword?.neighbour).toBe(0);
     expect(question.keyword?.score).toBeGreaterThan(0);
-    // A month-old conversation turn is decayed, within the floor.
+    // A month-old conversation turn is decayed, within the floor: ages are counted from the
+    // recall's fixed `now` and the turn's fixed date, never from the clock.
     expect(question.recency).toBeLessThan(1);
     expect(question.recency).toBeGreaterThanOrEqual(0.8);
   });
