@@ -8,6 +8,7 @@ import { inTransaction, storageError } from "./db/pool.js";
 import { clearVectors } from "./embedding/backfill.js";
 import type { StoreParts } from "./open-store.js";
 import { postgresRecallSource } from "./search/recall-source.js";
+import { createTermCounter } from "./search/term-counts.js";
 import { describeLocation, readStatus } from "./status.js";
 import { deleteExpired, deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
 import { type PgEntryRow, rowToEntry } from "./store/entry-row.js";
@@ -50,6 +51,8 @@ function oneStatement(writes: readonly EntryWrite[], removals: readonly EntryRef
 export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<PgEntryRow> {
   const { parts, textSearchConfig, listeners } = options;
   const { names } = parts;
+  // Counts of the terms recalls met, shared by this store's recalls (term-counts.ts).
+  const terms = createTermCounter(names, textSearchConfig);
   const location = describeLocation(options.url, names.raw);
   const writeOptions = { names, textSearchConfig, newId: options.newId };
   /** Runs a query: database failures surface as STORAGE; MemoryErrors and aborts pass through. */
@@ -119,7 +122,7 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
 
     recallSource: (request) =>
       postgresRecallSource(
-        { ...parts, textSearchConfig, sessionContextWeight: options.sessionContextWeight },
+        { ...parts, textSearchConfig, terms, sessionContextWeight: options.sessionContextWeight },
         request.filter,
         request.withEmbeddings,
       ),

@@ -26,7 +26,7 @@ forEachTestDatabase((database) => {
 
       const after = await openTestMemory(database(), { schema });
       expect((await after.status()).schemaVersion).toBe(SCHEMA_VERSION);
-      expect(SCHEMA_VERSION).toBe(5);
+      expect(SCHEMA_VERSION).toBe(6);
       expect((await after.get("tea"))?.metadata).toEqual({ cups: 2 });
       expect((await after.history("tea")).map((v) => [v.version, v.action, v.actor, v.current])).toEqual([
         [1, "create", "unknown", true],
@@ -38,6 +38,18 @@ forEachTestDatabase((database) => {
       ]);
       expect((await after.get("tea"))?.expiresAt).toBeDefined();
       await after.close();
+    });
+  });
+  describe("migration 6 (a short pending list for the full-text index)", () => {
+    it("limits the full-text index's pending list to 512 kB", async () => {
+      const schema = database().newSchema();
+      await openTestMemory(database(), { schema });
+      const { rows } = await database().query(
+        `SELECT c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relname = 'claw_memories_fts'`,
+        [schema],
+      );
+      expect(rows).toEqual([{ reloptions: ["gin_pending_list_limit=512"] }]);
     });
   });
 });

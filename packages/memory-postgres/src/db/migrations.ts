@@ -151,6 +151,13 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX IF NOT EXISTS claw_memories_metadata ON ${n.memories} USING gin (metadata jsonb_path_ops)`,
     ],
   },
+  {
+    version: 6,
+    // Rows written since the full-text index last merged its pending list are read by every
+    // search, one by one: 4 MB by default (thousands of entries), 512 kB here. A write that fills
+    // the list merges it (table-analyzer.ts also merges it after bulk writes).
+    statements: (n) => [`ALTER INDEX ${n.schema}.claw_memories_fts SET (gin_pending_list_limit = 512)`],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

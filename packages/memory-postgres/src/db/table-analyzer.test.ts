@@ -3,7 +3,7 @@ import { createHashingEmbeddingProvider } from "@claw/memory-core";
 import { describe, expect, it } from "vitest";
 import { vectorSearchFor } from "../embedding/vector-index.js";
 import { searchVectors } from "../search/vector-search.js";
-import { forEachTestDatabase } from "../test-support/test-database.js";
+import { forEachTestDatabase, needsPgvector } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
 import type { Queryable } from "./pool.js";
 import { sqlNames } from "./sql-names.js";
@@ -46,7 +46,7 @@ forEachTestDatabase((database) => {
     });
 
     it("with pgvector: right after a bulk import, recall's own vector query plans the HNSW index", async (ctx) => {
-      if (!database().pgvector) ctx.skip();
+      needsPgvector(ctx, database());
       const memory = await openTestMemory(database(), { embeddings: hashing });
       const schema = schemaOf(memory);
       const texts = Array.from({ length: 3000 }, (_, i) => `entry number ${i}`);

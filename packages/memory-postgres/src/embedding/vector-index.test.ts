@@ -1,8 +1,8 @@
 import { createHashingEmbeddingProvider } from "@claw/memory-core";
 import { capturingLogger } from "@claw/memory-core/testkit";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { heldProvider } from "../test-support/held-provider.js";
-import { forEachTestDatabase } from "../test-support/test-database.js";
+import { forEachTestDatabase, needsPgvector } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
 
 const hashing = (dimensions: number) => createHashingEmbeddingProvider({ dimensions });
@@ -34,7 +34,7 @@ forEachTestDatabase((database) => {
 
   describe("vector search", () => {
     it("with pgvector: an HNSW index for the provider's dimensions, replaced when they change", async (ctx) => {
-      if (!database().pgvector) ctx.skip();
+      needsPgvector(ctx, database());
       const first = await openTestMemory(database(), { embeddings: hashing(16) });
       const schema = schemaOf(first);
       expect(await hnswIndexes(schema)).toEqual(["claw_memories_hnsw_16"]);
@@ -45,14 +45,14 @@ forEachTestDatabase((database) => {
     });
 
     it("with pgvector: the nearest-neighbour query can use the index", async (ctx) => {
-      if (!database().pgvector) ctx.skip();
+      needsPgvector(ctx, database());
       const memory = await openTestMemory(database(), { embeddings: hashing(16) });
       const schema = schemaOf(memory);
       expect(await nearestPlan(schema, "vector", 16)).toContain("Index Scan using claw_memories_hnsw_16");
     });
 
     it("with pgvector ≥ 0.7: 3,072 dimensions get a halfvec HNSW index, used by vector recall", async (ctx) => {
-      if (!database().pgvector) ctx.skip();
+      needsPgvector(ctx, database());
       const memory = await openTestMemory(database(), { embeddings: hashing(3072) });
       const schema = schemaOf(memory);
       expect(await hnswIndexes(schema)).toEqual(["claw_memories_hnsw_half_3072"]);
@@ -73,7 +73,7 @@ forEachTestDatabase((database) => {
     });
 
     it("with pgvector: past 4,000 dimensions, recall scans exactly and status says so once", async (ctx) => {
-      if (!database().pgvector) ctx.skip();
+      needsPgvector(ctx, database());
       const memory = await openTestMemory(database(), { embeddings: hashing(4096) });
       expect(await hnswIndexes(schemaOf(memory))).toEqual([]);
       await memory.import([
@@ -89,14 +89,21 @@ forEachTestDatabase((database) => {
       expect((await memory.recall("green tea", { mode: "embedding", limit: 1 }))[0]?.key).toBe("tea");
     });
 
-    it("without pgvector: vectors are compared in JavaScript and status says why", async (ctx) => {
-      if (database().pgvector) ctx.skip();
-      const memory = await openTestMemory(database(), { embeddings: hashing(16) });
+    it("without pgvector: vectors are compared in JavaScript and status says why", async () => {
+      // A database of its own where pgvector cannot be created, on PGlite and on a server alike.
+      const bare = await database().withoutPgvector();
+      onTestFinished(() => bare.close()); // after the memory's close (hooks run last-in, first-out)
+      const memory = await openTestMemory(database(), { url: bare.url, embeddings: hashing(16) });
       await memory.store("a", "tomatoes against the south wall");
       await memory.flush();
       const status = await memory.status();
       expect(status.vector).toBe("js");
-      expect(status.warnings?.[0]).toMatch(/^pgvector is not installed/);
+      // The server's reason in the brackets: PGlite has no such extension, the server refuses the role.
+      expect(status.warnings).toEqual([
+        expect.stringMatching(
+          /^pgvector is not installed \(.+\): vectors are compared in JavaScript, which scans every vector; run CREATE EXTENSION vector as a superuser$/,
+        ),
+      ]);
       expect((await memory.recall("tomatoes wall", { mode: "embedding" }))[0]?.key).toBe("a");
     });
 

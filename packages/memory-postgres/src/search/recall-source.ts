@@ -6,6 +6,7 @@ import type { PgEntryRow } from "../store/entry-row.js";
 import type { EntryFilter } from "../store/filter-sql.js";
 import { recentRows, rowsByRid } from "../store/read-entries.js";
 import { type KeywordContext, keywordSearch, likeSearch, withSessionNeighbours } from "./keyword-search.js";
+import type { TermCounter } from "./term-counts.js";
 import { searchVectors } from "./vector-search.js";
 
 export interface RecallSourceContext {
@@ -15,6 +16,7 @@ export interface RecallSourceContext {
   vectors: VectorSearch | null;
   worker: EmbeddingWorker | null;
   sessionContextWeight: number;
+  terms: TermCounter;
 }
 
 /** The searches core's recall pipeline (runRecallEngine) runs, over PostgreSQL, for one recall. */
@@ -30,6 +32,7 @@ export function postgresRecallSource(
     textSearchConfig: ctx.textSearchConfig,
     filter,
     withEmbedding,
+    terms: ctx.terms,
   };
   return {
     mostRecent: (limit) => recentRows(db, names, filter, limit, 0, withEmbedding),

@@ -18,7 +18,8 @@ export function buildTsQuery(query: string, options: { prefix?: boolean } = {}):
   return terms.map((term) => termExpression(term, options.prefix ?? false)).join(" | ");
 }
 
-function termExpression(term: string, prefix: boolean): string {
+/** One term as to_tsquery text (see buildTsQuery). */
+export function termExpression(term: string, prefix: boolean): string {
   const chars = Array.from(term);
   if (chars.every(isCjkChar)) {
     if (chars.length === 1) return `${lexeme(term)}:*`;

@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import type { Queryable } from "../db/pool.js";
 import { sqlNames } from "../db/sql-names.js";
 import { vectorSearchFor } from "../embedding/vector-index.js";
-import { forEachTestDatabase } from "../test-support/test-database.js";
+import { forEachTestDatabase, needsPgvector } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
 import { searchVectors } from "./vector-search.js";
 
 forEachTestDatabase((database) => {
   describe("searchVectors", () => {
     it("takes k neighbours from the index as the answer, dropping unrelated ones, in one query", async (ctx) => {
-      if (!database().pgvector) ctx.skip(); // the JS path has no index (vector-index.test.ts)
+      needsPgvector(ctx, database()); // the JS path has no index (vector-index.test.ts)
       const memory = await openTestMemory(database(), {
         embeddings: createHashingEmbeddingProvider({ dimensions: 4 }),
       });

@@ -5,6 +5,8 @@ import { PostgresMemory } from "../postgres-memory.js";
 import type { TestDatabase } from "./test-database.js";
 
 export interface TestMemoryOptions {
+  /** Another database than `database`'s, on the same target (e.g. `database.withoutPgvector()`). */
+  url?: string;
   schema?: string;
   settings?: Partial<MemorySettings>;
   embeddings?: EmbeddingProvider | null;
@@ -22,7 +24,7 @@ export async function openTestMemory(
 ): Promise<PostgresMemory> {
   const schema = options.schema ?? database.newSchema();
   const memory = await PostgresMemory.open({
-    url: database.url,
+    url: options.url ?? database.url,
     poolMax: database.poolMax,
     schema,
     textSearchConfig: options.textSearchConfig,

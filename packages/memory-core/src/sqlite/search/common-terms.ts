@@ -1,37 +1,15 @@
+import { planTermsByDocuments, type TermPlan } from "../../recall/term-plan.js";
 import { porterStem } from "../../text/porter-stem.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 
-/**
- * What a keyword query costs is the number of entries its terms match: FTS5 computes a bm25 for
- * every one of them (about 1 µs each) before it keeps the best few. A word found in a large share
- * of the store ("user" in an agent's memories) makes a query rank most of the store, 15–90 ms at
- * 100k entries, while telling BM25 little: idf = log((N − n + ½) / (n + ½)) is ~1.4 at 20 % of the
- * entries and clamped to zero from half of them. So a query ranks at most `budget` matching
- * entries when it can: its most common terms leave the MATCH, rarest kept first, until the rest
- * fit; they still count through term coverage in the re-rank (term-coverage.ts). A query that
- * fits the budget is untouched, which is every query of a store smaller than the budget.
- */
+/** Entries a SQLite keyword query ranks at most when it can (recall/term-plan.ts). */
 export const DEFAULT_KEYWORD_BUDGET = 5_000;
-
-/** Which query terms a keyword search matches on, and which it leaves to the re-rank. */
-export interface TermPlan {
-  /** Terms the MATCH ranks on, in query order. */
-  kept: string[];
-  /** Terms left out for their cost, most common first. */
-  dropped: string[];
-  /** Even the rarest term alone matches more entries than the budget. */
-  overBudget: boolean;
-  /** The highest rowid of the store: the dropped terms fill up among the budget's newest. */
-  newestRowid: number;
-  /** At most how many entries the kept terms match (the store's size when a term is unmeasured). */
-  matchesAtMost: number;
-}
 
 /**
  * Splits `terms` by the entries each matches (looked up in the index's vocabulary: O(log n) per
  * term whatever its frequency). Only plain words can be measured, by the stem FTS5 stored; a
  * phrase, a CJK run or a word the vocabulary does not hold costs nothing here, so the plan can
- * only leave a term in the query, never drop one it cannot measure. The rarest term always stays.
+ * only leave a term in the query, never drop one it cannot measure.
  */
 export function planTerms(
   statements: StatementCache,
@@ -41,26 +19,9 @@ export function planTerms(
   // Rowids never exceed the highest one: a store that small ranks fewer matches than the budget
   // whatever its terms, and needs no vocabulary lookups.
   const newestRowid = (statements.get("SELECT max(rid) FROM memories").pluck().get() as number | null) ?? 0;
-  const all = { kept: [...terms], dropped: [], overBudget: false, newestRowid, matchesAtMost: newestRowid };
-  if (budget <= 0 || newestRowid <= budget) return all;
-  const documents = termDocuments(statements, terms, newestRowid);
-  const byCost = [...terms].sort((a, b) => (documents.get(a) ?? 0) - (documents.get(b) ?? 0));
-  const kept = new Set<string>();
-  let cost = 0;
-  for (const term of byCost) {
-    const n = documents.get(term) ?? 0;
-    if (kept.size > 0 && cost + n > budget) break;
-    kept.add(term);
-    cost += n;
-  }
-  const measured = [...kept].every((term) => documents.has(term));
-  return {
-    kept: terms.filter((term) => kept.has(term)),
-    dropped: byCost.filter((term) => !kept.has(term)).reverse(),
-    overBudget: cost > budget,
-    newestRowid,
-    matchesAtMost: measured ? Math.min(cost, newestRowid) : newestRowid,
-  };
+  if (budget <= 0 || newestRowid <= budget)
+    return planTermsByDocuments(terms, new Map(), budget, newestRowid);
+  return planTermsByDocuments(terms, termDocuments(statements, terms, newestRowid), budget, newestRowid);
 }
 
 /**

@@ -1,0 +1,99 @@
+// Keyword search on PostgreSQL leaves a query's most common terms out of the match (term-counts.ts)
+// and still answers as core's SQLite search does: rare terms first, the entries holding every
+// term when each is common, the newest entries holding a common term when nothing else matches.
+import { describe, expect, it } from "vitest";
+import type { Queryable } from "../db/pool.js";
+import { sqlNames } from "../db/sql-names.js";
+import { forEachTestDatabase } from "../test-support/test-database.js";
+import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
+import { createTermCounter, PG_KEYWORD_BUDGET } from "./term-counts.js";
+
+/** Entries: "alpha" in every one, "beta" in every second, "gamma" in five. */
+const ENTRIES = PG_KEYWORD_BUDGET * 2 + 400;
+const GAMMA = [7, 611, 1205, 1703, 2301];
+const SLICE = 100;
+
+function contentOf(i: number): string {
+  const words = [`entry${i}`, "alpha"];
+  if (i % 2 === 0) words.push("beta");
+  if (GAMMA.includes(i)) words.push("gamma");
+  return words.join(" ");
+}
+
+forEachTestDatabase((database) => {
+  describe("keyword search with common terms", () => {
+    async function filled() {
+      const memory = await openTestMemory(database(), { settings: { hotCacheSize: 0 } });
+      // In slices: a write sorts its rows by key, so rids follow the entries' order slice by slice.
+      for (let from = 0; from < ENTRIES; from += SLICE) {
+        const slice = Array.from({ length: SLICE }, (_, j) => from + j);
+        await memory.import(slice.map((i) => ({ key: `k${i}`, content: contentOf(i) })));
+      }
+      return memory;
+    }
+
+    it("counts each term once, up to just past the budget, and drops the common ones", async () => {
+      const memory = await filled();
+      const pool = (await import("pg")).default;
+      const client = new pool.Pool({ connectionString: database().url, max: 1 });
+      const statements: string[] = [];
+      const db: Queryable = {
+        query: ((text: string, values?: unknown[]) => {
+          statements.push(text);
+          return client.query(text, values);
+        }) as Queryable["query"],
+      };
+      try {
+        const counter = createTermCounter(
+          sqlNames(schemaOf(memory)),
+          "english",
+          PG_KEYWORD_BUDGET,
+          () => 1_000,
+        );
+        const plan = await counter.plan(db, ["alpha", "gamma", "beta"]);
+        // alpha and beta are both counted as "past the budget" (1,001): a tie, kept in query order.
+        expect(plan).toEqual({
+          kept: ["gamma"],
+          dropped: ["beta", "alpha"],
+          overBudget: false,
+          newestRowid: ENTRIES,
+          matchesAtMost: GAMMA.length,
+        });
+        expect(statements).toHaveLength(1);
+        // Remembered: the same terms again cost no statement.
+        expect((await counter.plan(db, ["gamma", "alpha"])).kept).toEqual(["gamma"]);
+        expect(statements).toHaveLength(1);
+        // Every term over the budget: one stays (the first of equal counts), and the plan says so.
+        expect(await counter.plan(db, ["alpha", "beta"])).toMatchObject({
+          kept: ["alpha"],
+          dropped: ["beta"],
+          overBudget: true,
+        });
+      } finally {
+        await client.end();
+      }
+    });
+
+    it("ranks the rare term's entries first", async () => {
+      const memory = await filled();
+      const hits = await memory.recall("alpha gamma", { mode: "bm25", limit: 5 });
+      expect(hits.map((h) => h.key).sort()).toEqual(GAMMA.map((i) => `k${i}`).sort());
+    });
+
+    it("answers two common terms with the entries that hold both", async () => {
+      const memory = await filled();
+      const hits = await memory.recall("alpha beta", { mode: "bm25", limit: 10 });
+      expect(hits).toHaveLength(10);
+      for (const hit of hits) expect(hit.content).toMatch(/\balpha beta\b/);
+    });
+
+    it("fills up with the newest entries of a dropped term when the kept ones match nothing", async () => {
+      const memory = await filled();
+      const hits = await memory.recall("alpha zzyzx", { mode: "bm25", limit: 10 });
+      expect(hits).toHaveLength(10);
+      for (const hit of hits) {
+        expect(Number(hit.key.slice(1))).toBeGreaterThanOrEqual(ENTRIES - PG_KEYWORD_BUDGET - SLICE);
+      }
+    });
+  });
+});
