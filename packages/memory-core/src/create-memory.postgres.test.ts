@@ -55,6 +55,7 @@ describe('createMemory with backend = "postgres"', () => {
       schema: "agents",
       textSearchConfig: "english",
       poolMax: 3,
+      preparedStatements: true,
       embeddings: provider,
       closeProvider: false,
     });

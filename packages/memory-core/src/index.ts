@@ -88,6 +88,7 @@ export { ftsTermsOf } from "./text/fts-query.js";
 export { scoreImportance } from "./text/importance.js";
 export { jaccardSimilarity, tokenSet } from "./text/jaccard.js";
 export { extractLikeKeywords, likePattern } from "./text/like-keywords.js";
+export { porterStem } from "./text/porter-stem.js";
 export { parseTimeBound } from "./text/time-bound.js";
 export {
   cjkBigrams,

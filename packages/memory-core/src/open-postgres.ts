@@ -12,6 +12,7 @@ export interface PostgresOpenOptions {
   schema: string;
   textSearchConfig: string;
   poolMax: number;
+  preparedStatements: boolean;
   settings: MemoryConfig["memory"];
   embeddings: EmbeddingProvider | null;
   embeddingUnavailableReason?: string;
@@ -47,12 +48,15 @@ interface PostgresModule {
  */
 export async function openPostgres(
   config: MemoryConfig,
-  options: Omit<PostgresOpenOptions, "url" | "schema" | "textSearchConfig" | "poolMax" | "settings"> & {
+  options: Omit<
+    PostgresOpenOptions,
+    "url" | "schema" | "textSearchConfig" | "poolMax" | "preparedStatements" | "settings"
+  > & {
     importModule?: ModuleImporter;
   },
 ): Promise<Memory> {
   const url = requirePostgresUrl(config);
-  const { schema, textSearchConfig, poolMax } = config.postgres;
+  const { schema, textSearchConfig, poolMax, preparedStatements } = config.postgres;
   let mod: PostgresModule;
   try {
     mod = (await (options.importModule ?? importFromHere)(POSTGRES_PACKAGE)) as PostgresModule;
@@ -70,5 +74,13 @@ export async function openPostgres(
     );
   }
   const { importModule: _, ...rest } = options;
-  return mod.openPostgresMemory({ ...rest, url, schema, textSearchConfig, poolMax, settings: config.memory });
+  return mod.openPostgresMemory({
+    ...rest,
+    url,
+    schema,
+    textSearchConfig,
+    poolMax,
+    preparedStatements,
+    settings: config.memory,
+  });
 }

@@ -8,6 +8,7 @@ import { bumpChanges } from "./db/change-stamp.js";
 import { migrate, withSchemaLock } from "./db/migrate.js";
 import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
+import { prepareStatementsOn } from "./db/statement-names.js";
 import { createTableAnalyzer, type TableAnalyzer } from "./db/table-analyzer.js";
 import { postgresVectorRows } from "./embedding/claims.js";
 import { createEmbeddingCache } from "./embedding/embedding-cache.js";
@@ -26,6 +27,8 @@ export interface OpenStoreOptions extends BackendOpenOptions {
   poolMax: number;
   schema: string;
   textSearchConfig: string;
+  /** Statements are prepared once per connection (PostgresMemoryOptions.preparedStatements). */
+  preparedStatements: boolean;
   /** Vectors were written by this server: recall caches must forget their results. */
   onVectorsWritten: () => void;
 }
@@ -56,7 +59,8 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
   const names = sqlNames(options.schema);
   const ownsPool = options.pool === undefined;
   const pool = options.pool ?? createPool({ connectionString: options.url as string, max: options.poolMax });
-  const db = typed(pool);
+  if (options.preparedStatements) prepareStatementsOn(pool);
+  const db = typed(pool, options.preparedStatements);
   try {
     const warnings: string[] = [];
     const { provider } = options;

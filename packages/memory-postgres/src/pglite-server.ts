@@ -9,6 +9,9 @@
 // connection's messages up to its Sync (or simple Query) run as one group under a lock, and the
 // lock stays with the connection while it is inside a transaction: each connection sees a session
 // of its own, one at a time — like a server whose every transaction is serialisable, trivially.
+// Prepared statements are the session's too: each connection's statement names are prefixed with
+// its own (`c3_…`), so two connections preparing the same name do not collide, and a closed
+// connection's statements are deallocated.
 import { createServer, type Server, type Socket } from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
 
@@ -71,7 +74,11 @@ class SessionLock {
   }
 }
 
+let connections = 0;
+
 class Connection {
+  private readonly prefix = `c${++connections}_`;
+  private readonly statements = new Set<string>();
   private buffer = Buffer.alloc(0);
   private started = false;
   private group: Uint8Array[] = [];
@@ -87,8 +94,9 @@ class Connection {
   receive(chunk: Buffer): void {
     this.buffer = Buffer.concat([this.buffer, chunk]);
     for (;;) {
-      const message = this.nextMessage();
-      if (message === null) return;
+      const read = this.nextMessage();
+      if (read === null) return;
+      const message = this.started ? this.ownNames(read) : read;
       this.group.push(message);
       const type = this.started ? String.fromCharCode(message[0] as number) : "startup";
       if (!this.started && message.length >= 8) {
@@ -110,9 +118,39 @@ class Connection {
 
   async closed(): Promise<void> {
     await this.work;
-    // The client is gone; a failed ROLLBACK leaves nothing of its session to undo.
-    if (this.inTransaction) await this.db.exec("ROLLBACK").catch(() => {});
-    this.lock.release(this);
+    await this.lock.acquire(this);
+    try {
+      // The client is gone; a failed ROLLBACK leaves nothing of its session to undo.
+      if (this.inTransaction) await this.db.exec("ROLLBACK").catch(() => {});
+      // Its prepared statements go with it (a failure leaves them to the session, named apart).
+      for (const name of this.statements) {
+        await this.db.exec(`DEALLOCATE "${name.replaceAll('"', '""')}"`).catch(() => {});
+      }
+    } finally {
+      this.lock.release(this);
+    }
+  }
+
+  /**
+   * `message` with the statement it names (Parse, Bind, Describe or Close of a statement) renamed
+   * into this connection's own names; the unnamed statement and other messages pass unchanged.
+   */
+  private ownNames(message: Uint8Array): Uint8Array {
+    const type = String.fromCharCode(message[0] as number);
+    const bytes = Buffer.from(message.buffer, message.byteOffset, message.length);
+    let start: number;
+    if (type === "P") start = 5;
+    else if (type === "B") start = bytes.indexOf(0, 5) + 1;
+    else if ((type === "D" || type === "C") && bytes[5] === 0x53) start = 6;
+    else return message;
+    const end = bytes.indexOf(0, start);
+    if (start <= 0 || end <= start) return message;
+    const name = `${this.prefix}${bytes.toString("utf8", start, end)}`;
+    if (type === "P") this.statements.add(name);
+    if (type === "C") this.statements.delete(name);
+    const renamed = Buffer.concat([bytes.subarray(0, start), Buffer.from(name, "utf8"), bytes.subarray(end)]);
+    renamed.writeInt32BE(renamed.length - 1, 1);
+    return renamed;
   }
 
   private nextMessage(): Uint8Array | null {

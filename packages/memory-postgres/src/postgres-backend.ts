@@ -8,7 +8,7 @@ import { inTransaction, storageError } from "./db/pool.js";
 import { clearVectors } from "./embedding/backfill.js";
 import type { StoreParts } from "./open-store.js";
 import { postgresRecallSource } from "./search/recall-source.js";
-import { createTermCounter } from "./search/term-counts.js";
+import { createTermPlanner } from "./search/term-stats.js";
 import { describeLocation, readStatus } from "./status.js";
 import { deleteExpired, deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
 import { type PgEntryRow, rowToEntry } from "./store/entry-row.js";
@@ -51,8 +51,8 @@ function oneStatement(writes: readonly EntryWrite[], removals: readonly EntryRef
 export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<PgEntryRow> {
   const { parts, textSearchConfig, listeners } = options;
   const { names } = parts;
-  // Counts of the terms recalls met, shared by this store's recalls (term-counts.ts).
-  const terms = createTermCounter(names, textSearchConfig);
+  // What this store's recalls know of their terms' frequencies (term-stats.ts).
+  const terms = createTermPlanner(names);
   const location = describeLocation(options.url, names.raw);
   const writeOptions = { names, textSearchConfig, newId: options.newId };
   /** Runs a query: database failures surface as STORAGE; MemoryErrors and aborts pass through. */

@@ -46,6 +46,7 @@ export const PostgresMemory = {
         poolMax,
         schema: options.schema ?? DEFAULT_SCHEMA,
         textSearchConfig,
+        preparedStatements: options.preparedStatements ?? true,
         settings,
         provider,
         logger,

@@ -30,6 +30,7 @@ describe("applyEnvironment", () => {
       schema: "agents",
       textSearchConfig: "english",
       poolMax: 10,
+      preparedStatements: true,
     });
     expect(applyEnvironment(config, { CLAW_MEMORY_PG_URL: " " }).postgres.url).toBe("postgres://file/claw");
     expect(config.postgres.url).toBe("postgres://file/claw");

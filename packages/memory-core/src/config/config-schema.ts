@@ -226,6 +226,8 @@ const postgresSettingsSchema = z.strictObject(
     textSearchConfig: sqlName(true).default("english"),
     /** Connections per server process. */
     poolMax: positiveInteger().default(10),
+    /** Statements prepared once per connection; false behind PgBouncer in transaction mode before 1.21. */
+    preparedStatements: flag().default(true),
   },
   expected("a table of postgres settings"),
 );

@@ -70,7 +70,12 @@ describe("parseConfig defaults", () => {
       tokens: [],
     });
     expect(config.providers).toEqual({});
-    expect(config.postgres).toEqual({ schema: "public", textSearchConfig: "english", poolMax: 10 });
+    expect(config.postgres).toEqual({
+      schema: "public",
+      textSearchConfig: "english",
+      poolMax: 10,
+      preparedStatements: true,
+    });
   });
 
   it("leaves the settings whose absence means something undefined", () => {

@@ -4,7 +4,7 @@ import { loadConfigFromToml } from "./load-config.js";
 import { thrownBy } from "./test-support/config-test-helpers.js";
 
 describe("[postgres]", () => {
-  it("takes url, schema, text_search_config and pool_max", () => {
+  it("takes url, schema, text_search_config, pool_max and prepared_statements", () => {
     const config = loadConfigFromToml(
       [
         "[memory]",
@@ -14,6 +14,7 @@ describe("[postgres]", () => {
         'schema = "agents"',
         'text_search_config = "pg_catalog.german"',
         "pool_max = 4",
+        "prepared_statements = false",
       ].join("\n"),
     );
     expect(config.memory.backend).toBe("postgres");
@@ -22,6 +23,7 @@ describe("[postgres]", () => {
       schema: "agents",
       textSearchConfig: "pg_catalog.german",
       poolMax: 4,
+      preparedStatements: false,
     });
   });
 
@@ -30,6 +32,7 @@ describe("[postgres]", () => {
     ['schema = "a.b"', "postgres.schema"],
     ['text_search_config = "english; drop table x"', "postgres.text_search_config"],
     ["pool_max = 0", "postgres.pool_max"],
+    ['prepared_statements = "no"', "postgres.prepared_statements"],
   ])("refuses %s, naming the key", (line, key) => {
     const error = thrownBy(() => loadConfigFromToml(`[postgres]\n${line}\n`));
     expect(isMemoryError(error, "INVALID_INPUT")).toBe(true);

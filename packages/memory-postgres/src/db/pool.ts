@@ -1,6 +1,7 @@
 // The connection pool and how its failures become MemoryErrors.
 import { isMemoryError, MemoryError } from "@claw/memory-api";
 import pg from "pg";
+import { preparesStatements, statementName } from "./statement-names.js";
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -67,12 +68,15 @@ async function configureSession(client: pg.ClientBase): Promise<void> {
 
 /**
  * `target` with this package's type parsing on every query, whoever configured the pool: a pool
- * the caller passes in keeps its own parsers for its other users.
+ * the caller passes in keeps its own parsers for its other users. With `prepared`, each statement
+ * is a named prepared statement (statement-names.ts), parsed and planned once per connection.
  */
-export function typed<T extends Pick<pg.Pool, "query">>(target: T): Queryable {
+export function typed<T extends Pick<pg.Pool, "query">>(target: T, prepared = false): Queryable {
   return {
-    query: ((text: string, values?: unknown[]) =>
-      target.query({ text, values, types })) as Queryable["query"],
+    query: ((text: string, values?: unknown[]) => {
+      const name = prepared ? statementName(text) : undefined;
+      return target.query(name === undefined ? { text, values, types } : { name, text, values, types });
+    }) as Queryable["query"],
   };
 }
 
@@ -94,7 +98,7 @@ export async function inTransaction<T>(pool: Pool, fn: (client: Queryable) => Pr
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    const result = await fn(typed(client));
+    const result = await fn(typed(client, preparesStatements(pool)));
     await client.query("COMMIT");
     return result;
   } catch (error) {

@@ -1,4 +1,4 @@
-// Keyword search on PostgreSQL leaves a query's most common terms out of the match (term-counts.ts)
+// Keyword search on PostgreSQL leaves a query's most common terms out of the match (term-stats.ts)
 // and still answers as core's SQLite search does: rare terms first, the entries holding every
 // term when each is common, the newest entries holding a common term when nothing else matches.
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import type { Queryable } from "../db/pool.js";
 import { sqlNames } from "../db/sql-names.js";
 import { forEachTestDatabase } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
-import { createTermCounter, PG_KEYWORD_BUDGET } from "./term-counts.js";
+import { createTermPlanner, PG_KEYWORD_BUDGET } from "./term-stats.js";
 
 /** Entries: "alpha" in every one, "beta" in every second, "gamma" in five. */
 const ENTRIES = PG_KEYWORD_BUDGET * 2 + 400;
@@ -32,46 +32,48 @@ forEachTestDatabase((database) => {
       return memory;
     }
 
-    it("counts each term once, up to just past the budget, and drops the common ones", async () => {
+    it("plans from the planner's statistics: common terms dropped, read once a minute", async () => {
       const memory = await filled();
-      const pool = (await import("pg")).default;
-      const client = new pool.Pool({ connectionString: database().url, max: 1 });
+      const schema = schemaOf(memory);
+      await database().query(`ANALYZE "${schema}".claw_memories`);
       const statements: string[] = [];
       const db: Queryable = {
         query: ((text: string, values?: unknown[]) => {
           statements.push(text);
-          return client.query(text, values);
+          return database().query(text, values);
         }) as Queryable["query"],
       };
-      try {
-        const counter = createTermCounter(
-          sqlNames(schemaOf(memory)),
-          "english",
-          PG_KEYWORD_BUDGET,
-          () => 1_000,
-        );
-        const plan = await counter.plan(db, ["alpha", "gamma", "beta"]);
-        // alpha and beta are both counted as "past the budget" (1,001): a tie, kept in query order.
-        expect(plan).toEqual({
-          kept: ["gamma"],
-          dropped: ["beta", "alpha"],
-          overBudget: false,
-          newestRowid: ENTRIES,
-          matchesAtMost: GAMMA.length,
-        });
-        expect(statements).toHaveLength(1);
-        // Remembered: the same terms again cost no statement.
-        expect((await counter.plan(db, ["gamma", "alpha"])).kept).toEqual(["gamma"]);
-        expect(statements).toHaveLength(1);
-        // Every term over the budget: one stays (the first of equal counts), and the plan says so.
-        expect(await counter.plan(db, ["alpha", "beta"])).toMatchObject({
-          kept: ["alpha"],
-          dropped: ["beta"],
-          overBudget: true,
-        });
-      } finally {
-        await client.end();
-      }
+      let now = 1_000;
+      const planner = createTermPlanner(sqlNames(schema), PG_KEYWORD_BUDGET, () => now);
+      expect(await planner.plan(db, ["alpha", "gamma", "beta"])).toMatchObject({
+        kept: ["gamma"],
+        dropped: ["alpha", "beta"],
+        overBudget: false,
+        newestRowid: ENTRIES,
+      });
+      expect(statements).toHaveLength(1);
+      // The statistics are kept: planning again costs no statement until a minute has passed.
+      expect((await planner.plan(db, ["gamma", "alpha"])).kept).toEqual(["gamma"]);
+      expect(statements).toHaveLength(1);
+      now += 61_000;
+      // Every term over the budget: the rarest stays, and the plan says so.
+      expect(await planner.plan(db, ["alpha", "beta"])).toMatchObject({
+        kept: ["beta"],
+        dropped: ["alpha"],
+        overBudget: true,
+      });
+      expect(statements).toHaveLength(2);
+    });
+
+    it("keeps every term of a table never analysed", async () => {
+      const memory = await openTestMemory(database());
+      await memory.store("a", "alpha beta");
+      const planner = createTermPlanner(sqlNames(schemaOf(memory)), 1);
+      const db = { query: database().query } as unknown as Queryable;
+      expect(await planner.plan(db, ["alpha", "beta"])).toMatchObject({
+        kept: ["alpha", "beta"],
+        dropped: [],
+      });
     });
 
     it("ranks the rare term's entries first", async () => {

@@ -11,7 +11,7 @@ import type { SqlNames } from "../db/sql-names.js";
 import { entryColumns, type PgEntryRow } from "../store/entry-row.js";
 import { type EntryFilter, filterSql, SqlParams } from "../store/filter-sql.js";
 import { FTS_RANK_WEIGHTS } from "../store/fts-vector.js";
-import type { TermCounter } from "./term-counts.js";
+import type { TermPlanner } from "./term-stats.js";
 import { termExpression } from "./tsquery.js";
 import { allTermsSql, tsQuerySql } from "./tsquery-sql.js";
 
@@ -21,8 +21,8 @@ export interface KeywordContext {
   textSearchConfig: string;
   filter: EntryFilter;
   withEmbedding: boolean;
-  /** The store's term counts, which leave a query's most common terms out of the match. */
-  terms: TermCounter;
+  /** The store's term planner, which leaves a query's most common terms out of the match. */
+  terms: TermPlanner;
 }
 
 /**
@@ -35,7 +35,7 @@ const RANK_SCALE = 4;
 /**
  * Ranked full-text search, as core's SQLite search: the query's terms OR-ed, ranked by
  * ts_rank_cd, scaled by the share of query terms each entry covers (core's byCoverage), without
- * the terms too common to rank by within the budget (term-counts.ts). When that finds fewer than
+ * the terms too common to rank by within the budget (term-stats.ts). When that finds fewer than
  * `limit` entries, prefix terms widen the net ("deploy" → "deployment"), then the dropped terms,
  * ranked among the budget's newest entries.
  */
@@ -46,7 +46,7 @@ export async function keywordSearch(
 ): Promise<ScoredRow<PgEntryRow>[]> {
   const terms = ftsTermsOf(query);
   if (terms.length === 0) return [];
-  const { kept, dropped, overBudget, newestRowid } = await ctx.terms.plan(ctx.db, terms);
+  const { kept, dropped, overBudget } = await ctx.terms.plan(ctx.db, terms);
   // Even the rarest term is over the budget: the entries holding every term are fewer and the
   // best answers; the rarest term's own matches fill up when they are too few.
   const all =
@@ -61,8 +61,12 @@ export async function keywordSearch(
     hits = byCoverage(merged(hits, prefixed), terms);
   }
   if (hits.length >= limit || dropped.length === 0) return hits.slice(0, limit);
-  const after = Math.max(0, newestRowid - ctx.terms.budget);
-  const fill = await matchFts(ctx, limit, (p) => tsQuerySql(dropped, ctx.textSearchConfig, p), after);
+  const fill = await matchFts(
+    ctx,
+    limit,
+    (p) => tsQuerySql(dropped, ctx.textSearchConfig, p),
+    ctx.terms.budget,
+  );
   return byCoverage(merged(hits, fill), terms).slice(0, limit);
 }
 
@@ -89,12 +93,16 @@ async function matchFts(
   ctx: KeywordContext,
   limit: number,
   tsquery: (params: SqlParams) => string | null,
-  afterRid?: number,
+  newest?: number,
 ): Promise<ScoredRow<PgEntryRow>[]> {
   const params = new SqlParams();
   const query = tsquery(params);
   if (query === null) return [];
-  const recent = afterRid === undefined ? "" : ` AND m.rid > ${params.add(afterRid)}`;
+  // Only the `newest` entries by rid: the dropped terms' fill-up.
+  const recent =
+    newest === undefined
+      ? ""
+      : ` AND m.rid > (SELECT coalesce(max(rid), 0) FROM ${ctx.names.memories}) - ${params.add(newest)}::bigint`;
   const where = filterSql(ctx.filter, params);
   const { rows } = await ctx.db.query<PgEntryRow & { rank: number }>(
     `WITH q AS MATERIALIZED (SELECT ${query} AS query),

@@ -6,7 +6,7 @@ import type { PgEntryRow } from "../store/entry-row.js";
 import type { EntryFilter } from "../store/filter-sql.js";
 import { recentRows, rowsByRid } from "../store/read-entries.js";
 import { type KeywordContext, keywordSearch, likeSearch, withSessionNeighbours } from "./keyword-search.js";
-import type { TermCounter } from "./term-counts.js";
+import type { TermPlanner } from "./term-stats.js";
 import { searchVectors } from "./vector-search.js";
 
 export interface RecallSourceContext {
@@ -16,7 +16,7 @@ export interface RecallSourceContext {
   vectors: VectorSearch | null;
   worker: EmbeddingWorker | null;
   sessionContextWeight: number;
-  terms: TermCounter;
+  terms: TermPlanner;
 }
 
 /** The searches core's recall pipeline (runRecallEngine) runs, over PostgreSQL, for one recall. */
