@@ -182,7 +182,12 @@ export const postgresSuite: Suite = {
       if (!sqlite || !other) continue;
       add(`ratio.${name}_vs_sqlite.hybrid_p50`, other.hybrid / sqlite.hybrid, "×", "lower");
       add(`ratio.${name}_vs_sqlite.keyword_p50`, other.keyword / sqlite.keyword, "×", "lower");
-      add(`ratio.${name}_vs_sqlite.keyword_typed_p50`, other.keywordTyped / sqlite.keywordTyped, "×", "lower");
+      add(
+        `ratio.${name}_vs_sqlite.keyword_typed_p50`,
+        other.keywordTyped / sqlite.keywordTyped,
+        "×",
+        "lower",
+      );
     }
     return {
       figures,
