@@ -94,7 +94,7 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 /**
  * The PostgreSQL backend beside SQLite on the same corpus, queries and embedder (a 64-dim hashing
  * embedder, so both run offline): PGlite (embedded PostgreSQL + pgvector over a loopback socket)
- * always, and a real server when CLAW_MEMORY_PG_URL is set. Recall caches are off, so every
+ * (unless CLAW_BENCH_PGLITE=0), and a real server when CLAW_MEMORY_PG_URL is set. Recall caches are off, so every
  * recall reaches the database.
  */
 export const postgresSuite: Suite = {
@@ -120,19 +120,22 @@ export const postgresSuite: Suite = {
         close: async () => {},
       },
     ];
-    const pglite = await PGlite.create({ extensions: { vector } });
-    const socket = await servePglite(pglite);
-    const pglitePool = countingPool(socket.url);
-    backends.push({
-      name: "pglite",
-      open: (embeddings) => PostgresMemory.open({ pool: pglitePool.pool, settings, embeddings }),
-      close: async () => {
-        await pglitePool.pool.end();
-        await socket.close();
-        await pglite.close();
-      },
-      statements: pglitePool.count,
-    });
+    // CLAW_BENCH_PGLITE=0 leaves PGlite out: at 100k it takes longer than the rest together.
+    if (process.env.CLAW_BENCH_PGLITE !== "0") {
+      const pglite = await PGlite.create({ extensions: { vector } });
+      const socket = await servePglite(pglite);
+      const pglitePool = countingPool(socket.url);
+      backends.push({
+        name: "pglite",
+        open: (embeddings) => PostgresMemory.open({ pool: pglitePool.pool, settings, embeddings }),
+        close: async () => {
+          await pglitePool.pool.end();
+          await socket.close();
+          await pglite.close();
+        },
+        statements: pglitePool.count,
+      });
+    }
     const serverUrl = process.env.CLAW_MEMORY_PG_URL;
     if (serverUrl) {
       const schema = `claw_bench_${Date.now()}`;
