@@ -51,8 +51,10 @@ describe("qualitySuite on the tiny fixture", () => {
       }
     }
     // LoCoMo: 7 metrics × 6 groups; BEAM: 7 × 10; each with the question count and the search p50;
-    // the four claw engines' recall@10 and MRR as ratios to plain FTS5, on both datasets.
-    expect(output.figures).toHaveLength(ENGINE_NAMES.length * (42 + 2 + 70 + 2) + 4 * 2 * 2);
+    // the five claw engines' recall@10 and MRR as ratios to plain FTS5, on both datasets.
+    const claw = ENGINE_NAMES.filter((name) => name.startsWith("claw-")).length;
+    expect(claw).toBe(5);
+    expect(output.figures).toHaveLength(ENGINE_NAMES.length * (42 + 2 + 70 + 2) + claw * 2 * 2);
   });
 
   it("gives each claw engine's pooled recall@10 as a ratio to plain FTS5's", () => {

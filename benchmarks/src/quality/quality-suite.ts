@@ -40,7 +40,8 @@ export const qualitySuite: Suite = {
   description:
     "LoCoMo turn-level and BEAM message-level retrieval (recall@1/5/10/20/40, MRR, nDCG@10 per " +
     "question category) of claw-bm25 and claw-hybrid, stored as core and as conversation turns, " +
-    "against plain SQLite FTS5 and Orama BM25; the full profile adds hybrid on averaged word vectors",
+    "and of claw-bm25 on PostgreSQL (PGlite), against plain SQLite FTS5 and Orama BM25; the full " +
+    "profile adds hybrid on averaged word vectors",
 
   async run(ctx: SuiteContext): Promise<SuiteOutput> {
     const wordvec = ctx.profile === "full" ? await wordVectorEngines(ctx.workDir, ctx.log) : [];
