@@ -74,7 +74,7 @@ export {
 } from "./recall/recall-engine.js";
 export { lendToNeighbours } from "./recall/session-neighbours.js";
 export { byCoverage } from "./recall/term-coverage.js";
-export { planTermsByDocuments, type TermPlan } from "./recall/term-plan.js";
+export { mergeHits, planTermsByDocuments, type TermPlan } from "./recall/term-plan.js";
 export { cosineSimilarity } from "./recall/vector-math.js";
 export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/reads/entry-row.js";
 export { type VersionRow, versionOf } from "./sqlite/reads/version-row.js";

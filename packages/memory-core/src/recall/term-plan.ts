@@ -55,3 +55,19 @@ export function planTermsByDocuments(
     matchesAtMost: measured ? Math.min(cost, newestRowid) : newestRowid,
   };
 }
+
+/**
+ * Two hit lists of a keyword search's passes (the kept terms, prefixes, the dropped terms' fill-up)
+ * as one; an entry in both keeps its better score. Unordered: the caller re-ranks (byCoverage).
+ */
+export function mergeHits<H extends { row: { rid: number }; score: number }>(
+  hits: readonly H[],
+  more: readonly H[],
+): H[] {
+  const byRid = new Map(hits.map((h) => [h.row.rid, h]));
+  for (const hit of more) {
+    const known = byRid.get(hit.row.rid);
+    if (known === undefined || known.score < hit.score) byRid.set(hit.row.rid, hit);
+  }
+  return [...byRid.values()];
+}

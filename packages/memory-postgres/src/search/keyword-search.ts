@@ -5,6 +5,7 @@ import {
   ftsTermsOf,
   lendToNeighbours,
   likePattern,
+  mergeHits,
 } from "@claw/memory-core";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
@@ -54,11 +55,11 @@ export async function keywordSearch(
       ? await matchFts(ctx, limit, (p) => allTermsSql(terms, ctx.textSearchConfig, p))
       : [];
   const exact = (p: SqlParams) => tsQuerySql(kept, ctx.textSearchConfig, p);
-  let hits = byCoverage(all.length >= limit ? all : merged(all, await matchFts(ctx, limit, exact)), terms);
+  let hits = byCoverage(all.length >= limit ? all : mergeHits(all, await matchFts(ctx, limit, exact)), terms);
   if (hits.length >= limit) return hits;
   if (kept.some((term) => termExpression(term, true) !== termExpression(term, false))) {
     const prefixed = await matchFts(ctx, limit, (p) => tsQuerySql(kept, ctx.textSearchConfig, p, true));
-    hits = byCoverage(merged(hits, prefixed), terms);
+    hits = byCoverage(mergeHits(hits, prefixed), terms);
   }
   if (hits.length >= limit || dropped.length === 0) return hits.slice(0, limit);
   const fill = await matchFts(
@@ -67,20 +68,7 @@ export async function keywordSearch(
     (p) => tsQuerySql(dropped, ctx.textSearchConfig, p),
     ctx.terms.budget,
   );
-  return byCoverage(merged(hits, fill), terms).slice(0, limit);
-}
-
-/** Two hit lists as one; an entry in both keeps its better score. */
-function merged(
-  hits: readonly ScoredRow<PgEntryRow>[],
-  more: readonly ScoredRow<PgEntryRow>[],
-): ScoredRow<PgEntryRow>[] {
-  const byRid = new Map(hits.map((h) => [h.row.rid, h]));
-  for (const hit of more) {
-    const known = byRid.get(hit.row.rid);
-    if (known === undefined || known.score < hit.score) byRid.set(hit.row.rid, hit);
-  }
-  return [...byRid.values()];
+  return byCoverage(mergeHits(hits, fill), terms).slice(0, limit);
 }
 
 /**

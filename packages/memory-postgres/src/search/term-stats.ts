@@ -54,15 +54,15 @@ export function createTermPlanner(
     budget,
     async plan(db, terms) {
       const read = await current(db);
-      if (read === null || read.rows <= budget) {
-        return planTermsByDocuments(terms, new Map(), budget, Math.max(0, read?.rows ?? 0));
-      }
       const documents = new Map<string, number>();
-      for (const term of terms) {
-        const n = estimate(read, term);
-        if (n !== undefined) documents.set(term, n);
+      if (read !== null) {
+        for (const term of terms) {
+          const n = estimate(read, term);
+          if (n !== undefined) documents.set(term, n);
+        }
       }
-      return planTermsByDocuments(terms, documents, budget, read.rows);
+      // A table no larger than the budget (or never analysed: 0) keeps every term.
+      return planTermsByDocuments(terms, documents, budget, read?.rows ?? 0);
     },
   };
 }

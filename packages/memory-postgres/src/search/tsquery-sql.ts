@@ -1,6 +1,6 @@
 import { isCjkChar } from "@claw/memory-core";
 import type { SqlParams } from "../store/sql-params.js";
-import { termExpression } from "./tsquery.js";
+import { termExpression, tsQueryText } from "./tsquery.js";
 
 /**
  * A plain word: letters and digits of no CJK script. Its tsquery is the set of lexemes the index
@@ -37,7 +37,7 @@ export function tsQuerySql(
     );
   }
   if (other.length > 0) {
-    const text = params.add(other.map((term) => termExpression(term, prefix)).join(" | "));
+    const text = params.add(tsQueryText(other, prefix));
     parts.push(`to_tsquery('simple', ${text}) || to_tsquery(${cfg}, ${text})`);
   }
   return parts.length === 0 ? null : parts.join(" || ");

@@ -1,8 +1,14 @@
+import { ftsTermsOf } from "@claw/memory-core";
 import { describe, expect, it } from "vitest";
+import { SqlParams } from "../store/sql-params.js";
 import { forEachTestDatabase } from "../test-support/test-database.js";
-import { buildTsQuery } from "./tsquery.js";
+import { tsQueryText } from "./tsquery.js";
+import { tsQuerySql } from "./tsquery-sql.js";
 
-describe("buildTsQuery", () => {
+/** The tsquery text of a query as typed. */
+const buildTsQuery = (query: string, prefix = false) => tsQueryText(ftsTermsOf(query), prefix);
+
+describe("tsQueryText", () => {
   it.each([
     ["The user prefers TypeScript", "'user' | 'prefers' | 'typescript'"],
     ["don't panic", "'don''t' | 'panic'"],
@@ -18,12 +24,12 @@ describe("buildTsQuery", () => {
   });
 
   it("adds prefixes to Latin terms of 3+ characters without apostrophes", () => {
-    expect(buildTsQuery("deplo ab don't", { prefix: true })).toBe("'deplo':* | 'ab' | 'don''t'");
+    expect(buildTsQuery("deplo ab don't", true)).toBe("'deplo':* | 'ab' | 'don''t'");
   });
 });
 
 forEachTestDatabase((database) => {
-  describe("buildTsQuery output", () => {
+  describe("the search tsquery of hostile text", () => {
     it.each([
       ['"ship it" NEAR('],
       ["a & b | !c <-> d:* (e)"],
@@ -33,11 +39,10 @@ forEachTestDatabase((database) => {
       ["東京の天気は晴れです 저는 서울에서"],
       ["x\u0000y\u001b[31m"],
     ])("%j parses under 'simple' and 'english'", async (query) => {
-      const text = buildTsQuery(query) ?? buildTsQuery("x");
-      const { rows } = await database().query(
-        "SELECT (to_tsquery('simple', $1) || to_tsquery('english', $1))::text AS q",
-        [text],
-      );
+      const terms = ftsTermsOf(query);
+      const params = new SqlParams();
+      const sql = tsQuerySql(terms.length > 0 ? terms : ["x"], "english", params);
+      const { rows } = await database().query(`SELECT (${sql})::text AS q`, params.values);
       expect(typeof rows[0]?.q).toBe("string");
     });
   });

@@ -1,4 +1,4 @@
-import { cjkBigrams, ftsTermsOf, isCjkChar } from "@claw/memory-core";
+import { cjkBigrams, isCjkChar } from "@claw/memory-core";
 
 const MIN_PREFIX_CHARS = 3;
 
@@ -6,19 +6,18 @@ const MIN_PREFIX_CHARS = 3;
 const MAX_PHRASE_CJK_CHARS = 4;
 
 /**
- * A tsquery (the text to_tsquery parses) for free user text, or null when nothing searchable
- * remains: the same terms core's FTS5 query uses (ftsTermsOf: stop words dropped, at most 24), OR-ed.
- * User text never acts as tsquery syntax: every term is a quoted lexeme, and the tokenizer has
- * already dropped `& | ! < > : * ( )`. CJK terms match the bigrams the index holds (fts-vector.ts):
- * a short run as a phrase of its bigrams, a long one by any of them, a lone character as a prefix.
+ * A tsquery (the text to_tsquery parses) OR-ing `terms` (core's ftsTermsOf: stop words dropped, at
+ * most 24). User text never acts as tsquery syntax: every term is a quoted lexeme, and the tokenizer
+ * has already dropped `& | ! < > : * ( )`. CJK terms match the bigrams the index holds
+ * (fts-vector.ts): a short run as a phrase of its bigrams, a long one by any of them, a lone
+ * character as a prefix. Null when `terms` is empty.
  */
-export function buildTsQuery(query: string, options: { prefix?: boolean } = {}): string | null {
-  const terms = ftsTermsOf(query);
+export function tsQueryText(terms: readonly string[], prefix = false): string | null {
   if (terms.length === 0) return null;
-  return terms.map((term) => termExpression(term, options.prefix ?? false)).join(" | ");
+  return terms.map((term) => termExpression(term, prefix)).join(" | ");
 }
 
-/** One term as to_tsquery text (see buildTsQuery). */
+/** One term as to_tsquery text (see tsQueryText). */
 export function termExpression(term: string, prefix: boolean): string {
   const chars = Array.from(term);
   if (chars.every(isCjkChar)) {

@@ -1,5 +1,6 @@
 import { bm25ToScore } from "../../recall/keyword-score.js";
 import { byCoverage } from "../../recall/term-coverage.js";
+import { mergeHits } from "../../recall/term-plan.js";
 import { ftsTermExpression, ftsTermsOf } from "../../text/fts-query.js";
 import { extractLikeKeywords, likePattern } from "../../text/like-keywords.js";
 import { RANK_COLUMNS, type RankRow } from "../reads/entry-row.js";
@@ -52,18 +53,18 @@ export function keywordSearch(
   // best answers; the rarest term's own matches fill up when they are too few.
   const all = overBudget && dropped.length > 0 ? matchFts(search, andOf(terms)) : [];
   let hits = byCoverage(
-    all.length >= limit ? all : merged(all, matchFts(search, exact, undefined, kept)),
+    all.length >= limit ? all : mergeHits(all, matchFts(search, exact, undefined, kept)),
     terms,
   );
   if (hits.length >= limit) return hits;
   const prefixed = orOf(kept, true);
-  if (prefixed !== exact) hits = byCoverage(merged(hits, matchFts(search, prefixed)), terms);
+  if (prefixed !== exact) hits = byCoverage(mergeHits(hits, matchFts(search, prefixed)), terms);
   if (hits.length >= limit || dropped.length === 0) return hits.slice(0, limit);
   // The terms kept found too few: the dropped ones fill up, ranked among the newest entries only
   // (a budget's worth of rowids), as ranking them over the whole store is what the budget avoids.
   const after = Math.max(0, newestRowid - budget);
   const fill = matchFts(search, orOf(dropped, false), after);
-  return byCoverage(merged(hits, fill), terms).slice(0, limit);
+  return byCoverage(mergeHits(hits, fill), terms).slice(0, limit);
 }
 
 function andOf(terms: readonly string[]): string {
@@ -72,16 +73,6 @@ function andOf(terms: readonly string[]): string {
 
 function orOf(terms: readonly string[], prefix: boolean): string {
   return terms.map((term) => ftsTermExpression(term, prefix)).join(" OR ");
-}
-
-/** Two hit lists as one; an entry in both keeps its better score. */
-function merged(hits: readonly KeywordHit[], more: readonly KeywordHit[]): KeywordHit[] {
-  const byRid = new Map(hits.map((h) => [h.row.rid, h]));
-  for (const hit of more) {
-    const known = byRid.get(hit.row.rid);
-    if (known === undefined || known.score < hit.score) byRid.set(hit.row.rid, hit);
-  }
-  return [...byRid.values()];
 }
 
 /**
