@@ -203,7 +203,7 @@ export class EmbeddingWorker {
     return finished;
   }
 
-  private batches(jobs: readonly EmbedJob[]): Generator<EmbedJob[]> {
+  private batches<T extends { content: string }>(jobs: readonly T[]): Generator<T[]> {
     return tokenBudgetBatches(jobs, {
       maxCount: this.options.provider.maxBatchSize ?? 64,
       batchTokens: this.options.batchTokens,
@@ -257,23 +257,30 @@ export class EmbeddingWorker {
       items.map((i) => i.hash),
     );
     const misses = unique(items.filter((i) => !found.has(i.hash)));
-    if (misses.length > 0) {
-      const texts = misses.map((i) => this.clip(i.content));
-      const vectors = await withRetries(
-        () => this.callProvider(texts, "document", signal),
-        this.options.retry,
-        {
-          signal,
-          onRetry: (error, waitMs) =>
-            this.options.logger.debug("embedding request failed; retrying", {
-              error: (error as Error).message,
-              waitMs: Math.round(waitMs),
-            }),
-        },
-      );
-      const fresh = misses.map((item, i) => [item.hash, vectors[i] as Float32Array] as const);
-      await cache.put(provider.id, model, fresh);
-      for (const [hash, vector] of fresh) found.set(hash, vector);
+    // Many texts (an import embedded before it is written) go out in token-bounded batches,
+    // `concurrency` requests at a time; a worker's own batch is one request.
+    const batches = [...this.batches(misses)];
+    const concurrency = Math.max(1, this.options.concurrency);
+    for (let i = 0; i < batches.length; i += concurrency) {
+      const wave = batches.slice(i, i + concurrency).map(async (batch) => {
+        const texts = batch.map((item) => this.clip(item.content));
+        const vectors = await withRetries(
+          () => this.callProvider(texts, "document", signal),
+          this.options.retry,
+          {
+            signal,
+            onRetry: (error, waitMs) =>
+              this.options.logger.debug("embedding request failed; retrying", {
+                error: (error as Error).message,
+                waitMs: Math.round(waitMs),
+              }),
+          },
+        );
+        const fresh = batch.map((item, j) => [item.hash, vectors[j] as Float32Array] as const);
+        await cache.put(provider.id, model, fresh);
+        for (const [hash, vector] of fresh) found.set(hash, vector);
+      });
+      await Promise.all(wave);
     }
     return found;
   }

@@ -3,7 +3,6 @@
 // here is fixed for every storage engine.
 import type {
   ActorOption,
-  EmbedJob,
   EmbedTextsOptions,
   EntryRef,
   EntryWrite,
@@ -47,7 +46,8 @@ import {
   topCoreRequestOf,
 } from "./read-requests.js";
 import { checkFilter, checkWrite, storable, storableRefs } from "./storable-text.js";
-import { importInputOf, refsOf } from "./write-requests.js";
+import { importInputOf, madeWrites, refsOf } from "./write-requests.js";
+import { createWriteVectors, type WriteVectors } from "./write-vectors.js";
 
 export type { BackendMemory, BackendMemoryOptions, BackendOpenOptions } from "./backend-memory-options.js";
 
@@ -69,6 +69,7 @@ class MemoryFacade implements BackendMemory {
   private readonly actor: string;
   private readonly recaller: CachedRecall;
   private readonly historyCalls: HistoryCalls;
+  private readonly vectors: WriteVectors;
   private readonly warned = new Set<string>();
   private closing: Promise<void> | null = null;
   /** Set once the beforeClose hooks have run: from then on every call is UNAVAILABLE. */
@@ -92,13 +93,20 @@ class MemoryFacade implements BackendMemory {
       warnOnce: (reason, data) => this.warnOnce(reason, data),
     });
     backend.onChange(() => this.recaller.clear());
+    this.vectors = createWriteVectors({
+      get embedder() {
+        return backend.embedder;
+      },
+      deferred: this.settings.deferEmbedding ?? true,
+      warnOnce: (reason, data) => this.warnOnce(reason, data),
+    });
     this.historyCalls = createHistoryCalls({
       backend,
       settings: this.settings,
       now: this.now,
       actor: this.actor,
       afterWrite: (changed) => this.afterWrite(changed),
-      embedLater: (jobs) => this.embedLater(jobs),
+      embedLater: (jobs) => this.vectors.afterWrite(jobs),
       warnOnce: (reason, data) => this.warnOnce(reason, data),
     });
   }
@@ -116,6 +124,7 @@ class MemoryFacade implements BackendMemory {
     );
     write.actor = actorOf(options.actor, "actor") ?? this.actor;
     checkWrite(this.backend, write, "");
+    const { keywordOnly } = await this.vectors.beforeWrite(madeWrites([write]));
     const [written] = await this.backend.write(
       [write],
       [],
@@ -123,7 +132,7 @@ class MemoryFacade implements BackendMemory {
     );
     await this.afterWrite(true);
     if (written === undefined) throw new MemoryError("STORAGE", "the store wrote nothing");
-    await this.embedLater(written.job === null ? [] : [written.job]);
+    if (!keywordOnly) await this.vectors.afterWrite(written.job === null ? [] : [written.job]);
     return written.entry;
   }
 
@@ -277,9 +286,10 @@ class MemoryFacade implements BackendMemory {
       refsOf: (refs, field) => storableRefs(this.backend, refsOf(refs, field)),
     });
     const removedAs = this.historyCalls.removalNote(options.action === "merge" ? "merge" : "forget", actor);
-    const { written, jobs } = await writeBulk(this.backend, writes, removals, removedAs);
+    const ready = await this.vectors.beforeWrite(writes);
+    const { written, jobs } = await writeBulk(this.backend, ready.writes, removals, removedAs);
     await this.afterWrite(written > 0 || removals.length > 0);
-    await this.embedLater(jobs);
+    if (!ready.keywordOnly) await this.vectors.afterWrite(jobs);
     return written;
   }
 
@@ -366,23 +376,6 @@ class MemoryFacade implements BackendMemory {
     if (!changed) return;
     await this.backend.noteChange();
     await this.historyCalls.pruneWhenDue();
-  }
-
-  /** Deferred mode queues the vectors; otherwise they are computed before returning. */
-  private async embedLater(jobs: EmbedJob[]): Promise<void> {
-    const embedder = this.backend.embedder;
-    if (embedder === null || jobs.length === 0) return;
-    if (this.settings.deferEmbedding ?? true) {
-      embedder.enqueue(jobs);
-      return;
-    }
-    try {
-      await embedder.embedNow(jobs);
-    } catch (error) {
-      this.warnOnce("embedding failed; entries stay keyword-only until backfill", {
-        error: (error as Error).message,
-      });
-    }
   }
 
   private warnOnce(reason: string, data?: Record<string, unknown>): void {

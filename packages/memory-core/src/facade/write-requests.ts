@@ -108,9 +108,14 @@ function lazyWrites(
   };
 }
 
-/** BulkWrites over writes already made. */
-function madeWrites(writes: readonly EntryWrite[]): BulkWrites {
+/** BulkWrites over writes already made (`list`: the writes themselves). */
+export function madeWrites(writes: readonly EntryWrite[]): BulkWrites & { list: readonly EntryWrite[] } {
   let contentLength = 0;
   for (const write of writes) contentLength += write.content.length;
-  return { count: writes.length, contentLength, [Symbol.iterator]: () => writes[Symbol.iterator]() };
+  return {
+    count: writes.length,
+    contentLength,
+    list: writes,
+    [Symbol.iterator]: () => writes[Symbol.iterator](),
+  };
 }

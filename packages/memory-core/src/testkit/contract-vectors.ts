@@ -2,6 +2,7 @@ import type { Memory } from "@claw/memory-api";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createHashingEmbeddingProvider } from "../embedding/hashing-embedding-provider.js";
 import {
+  capturingLogger,
   countingProvider,
   keysOf,
   type MemoryContractHarness,
@@ -65,6 +66,61 @@ export function describeVectorContract(harness: MemoryContractHarness): void {
       const [entry] = await memory.export({ includeEmbeddings: true });
       const [expected] = await hashing().embed(["second text"]);
       expect(Array.from(entry?.embedding ?? [])).toEqual(Array.from(expected as Float32Array));
+    });
+  });
+
+  describe("embedding before the write (deferEmbedding false)", () => {
+    const inline = { deferEmbedding: false, embeddingMaxRetries: 0 };
+    const vectorOf = async (text: string) =>
+      Array.from(((await hashing().embed([text])) as Float32Array[])[0] ?? []);
+
+    it("a store() returns with its vector, computed by one request", async () => {
+      const counting = countingProvider(hashing());
+      const memory = await open({ embeddings: counting.provider, settings: inline });
+      await memory.store("a", "notes about the launch");
+      expect(counting.calls.document).toBe(1);
+      const [entry] = await memory.export({ includeEmbeddings: true });
+      expect(Array.from(entry?.embedding ?? [])).toEqual(await vectorOf("notes about the launch"));
+      expect((await memory.status()).missingEmbeddings).toBe(0);
+    });
+
+    it("an import's vectors go out in the provider's batches; vectors it brings are kept", async () => {
+      const counting = countingProvider(hashing());
+      const provider = { ...counting.provider, maxBatchSize: 2 };
+      const memory = await open({ embeddings: provider, settings: inline });
+      const brought = Float32Array.from({ length: 64 }, (_, i) => (i === 3 ? 1 : 0));
+      await memory.import([
+        ...["one", "two", "three", "four", "five"].map((word) => ({ key: word, content: `entry ${word}` })),
+        { key: "own", content: "entry with its own vector", embedding: brought },
+      ]);
+      expect([counting.calls.document, counting.calls.texts]).toEqual([3, 5]);
+      const vectors = new Map(
+        (await memory.export({ includeEmbeddings: true })).map((e) => [e.key, Array.from(e.embedding ?? [])]),
+      );
+      expect(vectors.get("four")).toEqual(await vectorOf("entry four"));
+      expect(vectors.get("own")).toEqual(Array.from(brought));
+      expect((await memory.status()).missingEmbeddings).toBe(0);
+    });
+
+    it("a failing provider leaves the entry keyword-only, warned once, without asking it twice", async () => {
+      let requests = 0;
+      const down = {
+        id: "down",
+        model: "m",
+        dimensions: 8,
+        async embed(): Promise<Float32Array[]> {
+          requests++;
+          throw new Error("provider down");
+        },
+      };
+      const logger = capturingLogger();
+      const memory = await open({ embeddings: down, settings: inline, logger });
+      await memory.store("a", "notes about the launch");
+      await memory.import([{ key: "b", content: "more notes" }]);
+      expect(requests).toBe(2);
+      expect(logger.warnings.filter((w) => w.startsWith("embedding failed"))).toHaveLength(1);
+      expect((await memory.recall("notes", { mode: "bm25" })).map((e) => e.key).sort()).toEqual(["a", "b"]);
+      expect((await memory.status()).missingEmbeddings).toBe(2);
     });
   });
 

@@ -1,6 +1,7 @@
 // How many statements a single write sends: each is a round trip to the server (13–15 ms a store
 // on a loopback server when it was four).
-import { DEFAULT_CONFIG } from "@claw/memory-core";
+import type { EmbeddingProvider } from "@claw/memory-api";
+import { createHashingEmbeddingProvider, DEFAULT_CONFIG } from "@claw/memory-core";
 import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { PostgresMemory } from "../postgres-memory.js";
@@ -8,7 +9,7 @@ import { forEachTestDatabase } from "../test-support/test-database.js";
 
 forEachTestDatabase((database) => {
   /** A store on a pool whose every statement is counted. */
-  async function countedStore() {
+  async function countedStore(embeddings: EmbeddingProvider | null = null, deferEmbedding = true) {
     const pool = new pg.Pool({ connectionString: database().url, max: 2 });
     const sent: string[] = [];
     pool.on("connect", (client) => {
@@ -22,8 +23,8 @@ forEachTestDatabase((database) => {
     const memory = await PostgresMemory.open({
       pool,
       schema: database().newSchema(),
-      settings: { ...DEFAULT_CONFIG.memory, hotCacheSize: 0 },
-      embeddings: null,
+      settings: { ...DEFAULT_CONFIG.memory, hotCacheSize: 0, deferEmbedding },
+      embeddings,
     });
     onTestFinished(async () => {
       await memory.close();
@@ -49,6 +50,19 @@ forEachTestDatabase((database) => {
       expect(turn[0]).toBe("BEGIN");
       expect(turn.at(-2)).toBe("COMMIT");
       expect((await memory.history("k")).map((v) => v.version)).toEqual([2, 1]);
+    });
+
+    it("a store that embeds before returning writes its vector with the row: no claim, no vector update", async () => {
+      const { memory, during } = await countedStore(
+        createHashingEmbeddingProvider({ dimensions: 16 }),
+        false,
+      );
+      await memory.store("first", "a first fact");
+      // The cache lookup, the cache's new entry, the upsert holding the vector, the bump.
+      expect(await during(() => memory.store("k", "a fact"))).toEqual(["UPDATE", "INSERT", "WITH", "SELECT"]);
+      const [entry] = await memory.export({ includeEmbeddings: true, namespace: "default" });
+      expect(entry?.embedding).toHaveLength(16);
+      expect((await memory.status()).missingEmbeddings).toBe(0);
     });
   });
 });
