@@ -3,11 +3,14 @@
 // Installs every tarball through install-cli into a temp prefix, then checks that the commands
 // run (`--version` prints the package's version; init, store, recall), that @claw/memory-core
 // stores and recalls from its tarball with nothing but its own dependencies, and that no test
-// framework was installed. Prints one line per check; exits 1 on the first failure.
+// framework was installed. Then each agent-framework adapter (@claw/memory-ai-sdk,
+// @claw/memory-langchain) in a folder of its own, with its framework (check-adapters.mjs).
+// Prints one line per check; exits 1 on the first failure.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkAdapters } from "./check-adapters.mjs";
 import { installCli } from "./install-cli.mjs";
 
 const temp = mkdtempSync(join(tmpdir(), "claw-packages-"));
@@ -18,7 +21,7 @@ const check = (what, ok, detail = "") => {
 };
 
 try {
-  const { binDir, libDir, packages } = installCli({ prefix: join(temp, "prefix"), build: false });
+  const { binDir, libDir, packages, tarballs } = installCli({ prefix: join(temp, "prefix"), build: false });
   const version = packages.find((p) => p.name === "@claw/memory-cli").version;
   check("claw-memory --version", run(join(binDir, "claw-memory"), ["--version"]) === version, version);
   check("claw-memory-server --version", run(join(binDir, "claw-memory-server"), ["--version"]) === version);
@@ -53,6 +56,7 @@ try {
     "library store + recall",
     run(process.execPath, ["--input-type=module", "-e", script], { cwd: libDir }) === "tz",
   );
+  checkAdapters({ temp, tarballs, check });
 } finally {
   rmSync(temp, { recursive: true, force: true });
 }

@@ -14,6 +14,11 @@ import { packPackages } from "./pack-packages.mjs";
 
 /** Packages the commands run without: installed when they can be. */
 const OPTIONAL = new Set(["@claw/embeddings-onnx", "@claw/memory-postgres"]);
+/**
+ * Libraries for agent frameworks: the commands never use them, and their peers (the frameworks)
+ * do not belong in the commands' install. Packed into tarballs/ with the others, not installed.
+ */
+export const FRAMEWORK_ADAPTERS = new Set(["@claw/memory-ai-sdk", "@claw/memory-langchain"]);
 const BINS = {
   "claw-memory": "@claw/memory-cli/bin/claw-memory.js",
   "claw-memory-server": "@claw/memory-server/bin/claw-memory-server.js",
@@ -34,9 +39,13 @@ export function installCli({ prefix, build = true, log = (line) => process.stder
   const packed = packPackages(packDir);
   const dependencies = {};
   const optionalDependencies = {};
+  /** Every package's tarball as kept in DIR/lib/claw-memory/tarballs, by name. */
+  const tarballs = new Map();
   for (const { name, tarball } of packed) {
     const kept = join(libDir, "tarballs", basename(tarball));
     copyFileSync(tarball, kept);
+    tarballs.set(name, kept);
+    if (FRAMEWORK_ADAPTERS.has(name)) continue;
     (OPTIONAL.has(name) ? optionalDependencies : dependencies)[name] = `file:${kept}`;
   }
   rmSync(packDir, { recursive: true, force: true });
@@ -44,7 +53,8 @@ export function installCli({ prefix, build = true, log = (line) => process.stder
     join(libDir, "package.json"),
     `${JSON.stringify({ name: "claw-memory-install", private: true, dependencies, optionalDependencies }, null, 2)}\n`,
   );
-  log(`installing ${packed.length} packages into ${libDir} (npm install)`);
+  const installed = Object.keys(dependencies).length + Object.keys(optionalDependencies).length;
+  log(`installing ${installed} packages into ${libDir} (npm install)`);
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--omit=dev", "--loglevel=error"], {
     cwd: libDir,
     stdio: ["ignore", "ignore", "inherit"],
@@ -59,7 +69,7 @@ export function installCli({ prefix, build = true, log = (line) => process.stder
       .map((c) => join(binDir, c))
       .join(", ")}`,
   );
-  return { binDir, libDir, packages: packed };
+  return { binDir, libDir, packages: packed, tarballs };
 }
 
 if (

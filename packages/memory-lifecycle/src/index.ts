@@ -50,3 +50,30 @@ export {
 export { exportSnapshot, hydrateFromSnapshot, type SnapshotResult } from "./snapshot/snapshot.js";
 export { parseSnapshot, renderSnapshot, SNAPSHOT_FILE } from "./snapshot/snapshot-format.js";
 export { truncateAtWord } from "./support/truncate-words.js";
+export {
+  type BoundMemoryTool,
+  bindMemoryTools,
+  isMemoryToolError,
+  type MemoryToolError,
+  type MemoryToolInputSchema,
+  type MemoryToolsOptions,
+  runMemoryTool,
+} from "./tools/bind-memory-tools.js";
+export {
+  MEMORY_TOOLS,
+  type MemoryToolDefinition,
+  type MemoryToolName,
+  memoryForgetTool,
+  memoryGetTool,
+  memoryRecallTool,
+  memoryStoreTool,
+  memoryToolFields,
+} from "./tools/memory-tool-definitions.js";
+export {
+  assertWritable,
+  type MemoryToolContext,
+  type MemoryToolEntry,
+  type MemoryToolScope,
+  scopedNamespace,
+  toolEntryOf,
+} from "./tools/memory-tool-scope.js";

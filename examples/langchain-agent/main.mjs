@@ -1,0 +1,42 @@
+// `pnpm --filter langchain-agent start [workspace-dir]`: two turns in two sessions, the memory closed
+// and reopened between them, so what turn 2 knows of turn 1 came through claw-memory. Offline with
+// LangChain's FakeChatModel; with OPENAI_API_KEY set, on OpenAI (OPENAI_MODEL, default gpt-4o-mini).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAgent } from "./agent.mjs";
+import { OfflineChatModel } from "./offline-model.mjs";
+
+const given = process.argv[2];
+const workspaceDir = given ?? mkdtempSync(join(tmpdir(), "claw-langchain-agent-"));
+const online = Boolean(process.env.OPENAI_API_KEY);
+const model = online
+  ? new (await import("@langchain/openai")).ChatOpenAI({ model: process.env.OPENAI_MODEL ?? "gpt-4o-mini" })
+  : new OfflineChatModel({});
+console.log(`model: ${online ? "OpenAI" : "offline (LangChain FakeChatModel)"}; memory in ${workspaceDir}`);
+const logger = {
+  debug() {},
+  info() {},
+  warn: (m) => console.warn(`[memory] ${m}`),
+  error: (m) => console.error(`[memory] ${m}`),
+};
+
+async function turn(label, sessionId, message) {
+  const agent = await createAgent({ workspaceDir, model, logger });
+  try {
+    const reply = await agent.chat(message, sessionId);
+    console.log(`\n${label} (session ${sessionId})\nyou> ${message}`);
+    console.log(`  memories retrieved:\n${reply.memories.replace(/^/gm, "    ")}`);
+    for (const call of reply.toolCalls) console.log(`  tool: ${call}`);
+    console.log(`bot> ${reply.text}`);
+  } finally {
+    await agent.close();
+  }
+}
+
+try {
+  await turn("turn 1", "monday", "Remember that my cat is named Miso.");
+  await turn("turn 2", "tuesday", "What is my cat called?");
+} finally {
+  if (given === undefined) rmSync(workspaceDir, { recursive: true, force: true });
+}

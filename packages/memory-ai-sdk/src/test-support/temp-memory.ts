@@ -1,0 +1,26 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Logger, Memory } from "@claw/memory-api";
+import { SqliteMemory } from "@claw/memory-core";
+import { onTestFinished } from "vitest";
+
+/** A real SqliteMemory on a temp file (keyword search), closed and removed after the test. */
+export function openTempMemory(): Memory {
+  const dir = mkdtempSync(join(tmpdir(), "claw-ai-sdk-test-"));
+  const memory = SqliteMemory.open({ path: join(dir, "brain.db") });
+  onTestFinished(async () => {
+    await memory.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return memory;
+}
+
+/** A logger that keeps its messages, prefixed by level, in order. */
+export function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const push = (level: string) => (message: string) => {
+    lines.push(`${level}: ${message}`);
+  };
+  return { lines, debug: push("debug"), info: push("info"), warn: push("warn"), error: push("error") };
+}
