@@ -1,12 +1,12 @@
 import type { Memory } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
+import { openTempSqliteMemory, recordingLogger } from "@claw/memory-core/testkit";
 import { generateText, streamText, wrapLanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { memoryMiddleware } from "./memory-middleware.js";
 import type { CallOptions } from "./model-types.js";
 import { answer, streamAnswer, systemPromptOf } from "./test-support/scripted-model.js";
-import { openTempMemory, recordingLogger } from "./test-support/temp-memory.js";
 
 /** The memory with every read and write failing, as a full disk or a closed database would. */
 function failingMemory(memory: Memory): Memory {
@@ -24,7 +24,7 @@ describe("memoryMiddleware with a failing memory", () => {
     const mock = new MockLanguageModelV4({ doGenerate: answer("Hello there.") });
     const model = wrapLanguageModel({
       model: mock,
-      middleware: memoryMiddleware({ memory: failingMemory(openTempMemory()), logger }),
+      middleware: memoryMiddleware({ memory: failingMemory(openTempSqliteMemory()), logger }),
     });
 
     const result = await generateText({ model, system: "Be kind.", prompt: "Important: say hello" });
@@ -41,7 +41,7 @@ describe("memoryMiddleware with a failing memory", () => {
     const logger = recordingLogger();
     const model = wrapLanguageModel({
       model: new MockLanguageModelV4({ doStream: async () => streamAnswer("Streamed answer.") }),
-      middleware: memoryMiddleware({ memory: failingMemory(openTempMemory()), logger }),
+      middleware: memoryMiddleware({ memory: failingMemory(openTempSqliteMemory()), logger }),
     });
     const result = streamText({ model, prompt: "Important: stream please" });
     expect(await result.text).toBe("Streamed answer.");
@@ -49,7 +49,7 @@ describe("memoryMiddleware with a failing memory", () => {
   });
 
   it("lets the answer through when the memory is already closed", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     await memory.close();
     const logger = recordingLogger();
     const model = wrapLanguageModel({
@@ -61,7 +61,7 @@ describe("memoryMiddleware with a failing memory", () => {
   });
 
   it("refuses bad options when it is created", () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     expect(() => memoryMiddleware({ memory, tokenBudget: 0 })).toThrow(
       "tokenBudget: expected a positive integer",
     );

@@ -1,4 +1,5 @@
 import type { Memory } from "@claw/memory-api";
+import { openTempSqliteMemory } from "@claw/memory-core/testkit";
 import { estimateTokens } from "@claw/memory-lifecycle";
 import { generateText, wrapLanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
@@ -6,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import { type MemoryMiddlewareOptions, memoryMiddleware } from "./memory-middleware.js";
 import type { CallOptions } from "./model-types.js";
 import { answer, systemPromptOf } from "./test-support/scripted-model.js";
-import { openTempMemory } from "./test-support/temp-memory.js";
 
 /** A mock model that answers from its system prompt only, wrapped with the middleware. */
 function modelWithMemory(memory: Memory, options: Omit<MemoryMiddlewareOptions, "memory"> = {}) {
@@ -28,7 +28,7 @@ const SYSTEM = "You are a helpful assistant.";
 
 describe("memoryMiddleware in generateText", () => {
   it("gives the model the core block and the recalled memory in its system prompt", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     await memory.store("tz", "The user lives in Lisbon");
     await memory.import([
       {
@@ -59,7 +59,7 @@ describe("memoryMiddleware in generateText", () => {
   });
 
   it("stores the turn after the answer, in the session and namespace of the call", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const { model } = modelWithMemory(memory, { sessionId: "from-options" });
 
     await generateText({ model, prompt: "I had pasta for lunch" });
@@ -82,7 +82,7 @@ describe("memoryMiddleware in generateText", () => {
   });
 
   it("recalls from the namespace of the call", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     await memory.store("pet", "The user's cat is named Miso", { namespace: "alice" });
     await memory.store("pet", "The user's cat is named Felix", { namespace: "bob" });
     const { model } = modelWithMemory(memory, { namespace: "bob" });
@@ -99,7 +99,7 @@ describe("memoryMiddleware in generateText", () => {
   });
 
   it("replaces the block of an earlier turn instead of stacking a second one", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     await memory.import([
       {
         key: "standup",
@@ -139,7 +139,7 @@ describe("memoryMiddleware in generateText", () => {
   });
 
   it("keeps the block within the token budget", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     for (let i = 0; i < 12; i++)
       await memory.store(`fact${i}`, `Project alpha fact ${i}: ${"detail ".repeat(20)}`);
     const { mock, model } = modelWithMemory(memory, { tokenBudget: 150, autoSave: false });
@@ -154,7 +154,7 @@ describe("memoryMiddleware in generateText", () => {
   });
 
   it("leaves the prompt alone when there is nothing to remember and saves nothing when autoSave is off", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const { mock, model } = modelWithMemory(memory, { autoSave: false });
     await generateText({ model, system: SYSTEM, prompt: "Hello" });
     expect(systemPromptOf(mock.doGenerateCalls[0] as CallOptions)).toBe(SYSTEM);

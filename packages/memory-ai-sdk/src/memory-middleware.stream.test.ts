@@ -1,14 +1,14 @@
+import { openTempSqliteMemory } from "@claw/memory-core/testkit";
 import { streamText, wrapLanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { memoryMiddleware } from "./memory-middleware.js";
 import type { CallOptions, StreamPart } from "./model-types.js";
 import { streamAnswer, systemPromptOf } from "./test-support/scripted-model.js";
-import { openTempMemory } from "./test-support/temp-memory.js";
 
 describe("memoryMiddleware in streamText", () => {
   it("recalls into the system prompt and stores the turn before the stream's end reaches the caller", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     await memory.store("pet", "The user's cat is named Miso");
     const mock = new MockLanguageModelV4({
       doStream: async (call: CallOptions) => {
@@ -37,7 +37,7 @@ describe("memoryMiddleware in streamText", () => {
   });
 
   it("does not store a step that asks for a tool, nor a stream that fails", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const toolStep: StreamPart[] = [
       { type: "tool-call", toolCallId: "c1", toolName: "lookup", input: "{}" },
       {

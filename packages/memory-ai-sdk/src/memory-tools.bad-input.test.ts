@@ -1,13 +1,13 @@
+import { openTempSqliteMemory } from "@claw/memory-core/testkit";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { memoryTools } from "./memory-tools.js";
 import { answer, callTools, inSteps } from "./test-support/scripted-model.js";
-import { openTempMemory } from "./test-support/temp-memory.js";
 
 describe("memoryTools given bad input by the model", () => {
   it("answers wrong types and a missing key with a tool error naming the field, inside generateText", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const mock = new MockLanguageModelV4({
       doGenerate: inSteps([
         () =>
@@ -59,7 +59,7 @@ describe("memoryTools given bad input by the model", () => {
   });
 
   it("reports a refused namespace and a missing memory the same way", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     await memory.store("secret", "tenant b data", { namespace: "tenant-b" });
     const mock = new MockLanguageModelV4({
       doGenerate: inSteps([

@@ -1,3 +1,4 @@
+import { openTempSqliteMemory } from "@claw/memory-core/testkit";
 import { generateText, stepCountIs, wrapLanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
@@ -5,11 +6,10 @@ import { memoryMiddleware } from "./memory-middleware.js";
 import { memoryTools } from "./memory-tools.js";
 import type { CallOptions } from "./model-types.js";
 import { answer, callTools, inSteps, systemPromptOf, toolResultsOf } from "./test-support/scripted-model.js";
-import { openTempMemory } from "./test-support/temp-memory.js";
 
 describe("memoryTools in a generateText tool loop", () => {
   it("round-trips: the model stores with memory_store, then finds it with memory_recall", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const doGenerate = inSteps([
       () =>
         callTools([
@@ -63,7 +63,7 @@ describe("memoryTools in a generateText tool loop", () => {
   });
 
   it("offers only the tools asked for, and no writes when read-only", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     expect(Object.keys(memoryTools(memory))).toEqual([
       "memory_store",
       "memory_recall",
@@ -75,7 +75,7 @@ describe("memoryTools in a generateText tool loop", () => {
   });
 
   it("shows the model the tools' real input schemas", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const mock = new MockLanguageModelV4({ doGenerate: answer("ok") });
     await generateText({ model: mock, tools: memoryTools(memory), prompt: "hi" });
     const tools = (mock.doGenerateCalls[0] as CallOptions).tools ?? [];

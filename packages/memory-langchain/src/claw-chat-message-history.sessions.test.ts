@@ -1,4 +1,5 @@
 import type { Memory } from "@claw/memory-api";
+import { openTempSqliteMemory } from "@claw/memory-core/testkit";
 import {
   AIMessage,
   type BaseMessage,
@@ -11,7 +12,6 @@ import { RunnableWithMessageHistory } from "@langchain/core/runnables";
 import { FakeChatModel } from "@langchain/core/utils/testing";
 import { describe, expect, it } from "vitest";
 import { ClawChatMessageHistory } from "./claw-chat-message-history.js";
-import { openTempMemory } from "./test-support/temp-memory.js";
 
 const transcript = (messages: BaseMessage[]) => messages.map((m) => `${m.type}: ${m.text}`);
 
@@ -32,7 +32,7 @@ function chatWithHistory(memory: Memory) {
 
 describe("ClawChatMessageHistory", () => {
   it("keeps each session's history for RunnableWithMessageHistory, apart from the other's", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const chat = chatWithHistory(memory);
     const session = (sessionId: string) => ({ configurable: { sessionId } });
 
@@ -62,7 +62,7 @@ describe("ClawChatMessageHistory", () => {
   });
 
   it("gives back every kind of message as it was added, in order", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const history = new ClawChatMessageHistory({ memory, sessionId: "s1", namespace: "team" });
     await history.addMessages([
       new SystemMessage("You are a helper."),
@@ -89,7 +89,7 @@ describe("ClawChatMessageHistory", () => {
   });
 
   it("clear purges that session in its namespace and nothing else", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const one = new ClawChatMessageHistory({ memory, sessionId: "one" });
     await one.addUserMessage("first session");
     await memory.store("note", "A note of session one", { sessionId: "one" });
@@ -110,7 +110,7 @@ describe("ClawChatMessageHistory", () => {
   });
 
   it("refuses a missing session id when it is created", () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     expect(() => new ClawChatMessageHistory({ memory, sessionId: "" })).toThrow(
       "sessionId: expected a non-empty string",
     );

@@ -1,3 +1,4 @@
+import { openTempSqliteMemory } from "@claw/memory-core/testkit";
 import type { Document } from "@langchain/core/documents";
 import { StringOutputParser } from "@langchain/core/output_parsers";
 import { ChatPromptTemplate } from "@langchain/core/prompts";
@@ -5,11 +6,10 @@ import { RunnablePassthrough, RunnableSequence } from "@langchain/core/runnables
 import { FakeChatModel } from "@langchain/core/utils/testing";
 import { describe, expect, it } from "vitest";
 import { ClawMemoryRetriever } from "./claw-memory-retriever.js";
-import { openTempMemory } from "./test-support/temp-memory.js";
 
 describe("ClawMemoryRetriever", () => {
   it("returns the recalled memories as Documents with their key, score, category and dates", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const tz = await memory.store("tz", "The user lives in Lisbon", { metadata: { source: "chat" } });
     await memory.store("pet", "The user has a cat named Miso");
     await memory.store("standup", "Standup moved to 9:30", { category: "daily", sessionId: "s1" });
@@ -47,7 +47,7 @@ describe("ClawMemoryRetriever", () => {
   });
 
   it("applies limit, minScore, where and namespace from its constructor", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     await memory.store("a", "Project alpha kickoff on Monday", { metadata: { project: "alpha" } });
     await memory.store("b", "Project beta kickoff on Tuesday", { metadata: { project: "beta" } });
     await memory.store("c", "Project gamma kickoff on Friday", { namespace: "other" });
@@ -66,7 +66,7 @@ describe("ClawMemoryRetriever", () => {
   });
 
   it("feeds a RunnableSequence: the chat model receives the recalled memory in its prompt", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     await memory.store("pet", "The user has a cat named Miso");
     await memory.store("tz", "The user lives in Lisbon");
     const retriever = new ClawMemoryRetriever({ memory, limit: 3 });

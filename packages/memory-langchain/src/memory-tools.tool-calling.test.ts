@@ -1,10 +1,10 @@
+import { openTempSqliteMemory } from "@claw/memory-core/testkit";
 import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import type { DynamicStructuredTool } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { describe, expect, it } from "vitest";
 import { memoryTools } from "./memory-tools.js";
 import { ScriptedToolCallingModel, type Step, toolCall } from "./test-support/scripted-chat-model.js";
-import { openTempMemory } from "./test-support/temp-memory.js";
 
 /** The usual agent loop: call the model, run the tools it asks for, until it answers. */
 async function runAgent(steps: Step[], tools: DynamicStructuredTool[], question: string) {
@@ -29,7 +29,7 @@ const toolMessages = (messages: BaseMessage[]) => messages.filter((m): m is Tool
 
 describe("memoryTools called by a tool-calling chat model", () => {
   it("round-trips: memory_store, then memory_recall finds what was stored", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const tools = memoryTools(memory, { sessionId: "s1", actor: "agent" });
     const { model, messages, answer } = await runAgent(
       [
@@ -67,7 +67,7 @@ describe("memoryTools called by a tool-calling chat model", () => {
   });
 
   it("answers bad input with an error ToolMessage naming the field, and the loop goes on", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const { model, messages, answer } = await runAgent(
       [
         () => toolCall("c1", "memory_store", { key: 42, content: "The user likes tea" }),
@@ -108,7 +108,7 @@ describe("memoryTools called by a tool-calling chat model", () => {
   });
 
   it("returns JSON text when invoked with plain arguments, errors included", async () => {
-    const memory = openTempMemory();
+    const memory = openTempSqliteMemory();
     const [store, , , get] = memoryTools(memory, { namespace: "team" });
     expect(JSON.parse(String(await store?.invoke({ key: "tz", content: "Lisbon" })))).toMatchObject({
       key: "tz",
@@ -124,7 +124,7 @@ describe("memoryTools called by a tool-calling chat model", () => {
   });
 
   it("shows the model the real input schema", () => {
-    const [store] = memoryTools(openTempMemory());
+    const [store] = memoryTools(openTempSqliteMemory());
     const schema = toJsonSchema(store?.schema as never) as { required?: string[]; properties?: object };
     expect(schema.required).toEqual(["key", "content"]);
     expect(Object.keys(schema.properties ?? {})).toEqual([

@@ -11,4 +11,5 @@ export {
 } from "./contract-harness.js";
 export { describeMemoryContract } from "./memory-contract.js";
 export { captureProcessWarnings } from "./process-warnings.js";
+export { openTempSqliteMemory, recordingLogger } from "./temp-memory.js";
 export { WHERE_CASES, WHERE_ROWS } from "./where-cases.js";

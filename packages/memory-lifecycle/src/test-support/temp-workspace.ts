@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Logger, Memory } from "@claw/memory-api";
+import type { Memory } from "@claw/memory-api";
 import { type CreateMemoryOptions, createMemory } from "@claw/memory-core";
 import { onTestFinished } from "vitest";
 
@@ -19,11 +19,4 @@ export async function openWorkspaceMemory(options: CreateMemoryOptions = {}): Pr
   return memory;
 }
 
-/** A logger that keeps its messages, prefixed by level, in order. */
-export function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const push = (level: string) => (message: string) => {
-    lines.push(`${level}: ${message}`);
-  };
-  return { lines, debug: push("debug"), info: push("info"), warn: push("warn"), error: push("error") };
-}
+export { recordingLogger } from "@claw/memory-core/testkit";

@@ -8,34 +8,20 @@ const [url, poolMax, schema, chunkArg, dimsArg] = process.argv.slice(2);
 const chunk = Number(chunkArg);
 const dimensions = Number(dimsArg);
 
-/** A deterministic unit vector per entry index (xorshift). */
-function vectorOf(index) {
-  let state = (index + 1) * 2654435761;
-  const out = new Float32Array(dimensions);
-  let norm = 0;
-  for (let d = 0; d < dimensions; d++) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    out[d] = ((state >>> 0) / 4294967296) * 2 - 1;
-    norm += out[d] * out[d];
-  }
-  for (let d = 0; d < dimensions; d++) out[d] /= Math.sqrt(norm);
-  return out;
-}
-
+const provider = createHashingEmbeddingProvider({ dimensions });
 const memory = await PostgresMemory.open({
   url,
   poolMax: Number(poolMax),
   schema,
-  embeddings: createHashingEmbeddingProvider({ dimensions }),
+  embeddings: provider,
   settings: { ...DEFAULT_CONFIG.memory, hotCacheSize: 0 },
 });
 for (let from = 0; ; from += chunk) {
-  const entries = [];
-  for (let i = from; i < from + chunk; i++) {
-    entries.push({ key: `e${i}`, content: `entry ${i} word${i} shared text`, embedding: vectorOf(i) });
-  }
-  await memory.import(entries);
+  const contents = Array.from({ length: chunk }, (_, j) => `entry ${from + j} word${from + j} shared text`);
+  // Entries that bring their vectors, as an export does.
+  const vectors = await provider.embed(contents);
+  await memory.import(
+    contents.map((content, j) => ({ key: `e${from + j}`, content, embedding: vectors[j] })),
+  );
   process.stdout.write(`committed ${from + chunk}\n`);
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Logger, Memory } from "@claw/memory-api";
+import type { Memory } from "@claw/memory-api";
 import { type CreateMemoryOptions, createMemory } from "@claw/memory-core";
 import { onTestFinished } from "vitest";
 import { createWorkspaceIndex } from "../create-workspace-index.js";
@@ -42,11 +42,4 @@ export function day(offset: number, today = new Date()): string {
   return new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** A logger that keeps its messages, prefixed by level, in order. */
-export function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const push = (level: string) => (message: string) => {
-    lines.push(`${level}: ${message}`);
-  };
-  return { lines, debug: push("debug"), info: push("info"), warn: push("warn"), error: push("error") };
-}
+export { recordingLogger } from "@claw/memory-core/testkit";

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Logger, Memory } from "@claw/memory-api";
-import { SqliteMemory } from "@claw/memory-core";
+import type { Logger } from "@claw/memory-api";
 import { onTestFinished } from "vitest";
+import { SqliteMemory } from "../sqlite/sqlite-memory.js";
 
-/** A real SqliteMemory on a temp file (keyword search), closed and removed after the test. */
-export function openTempMemory(): Memory {
-  const dir = mkdtempSync(join(tmpdir(), "claw-ai-sdk-test-"));
+/** A real SqliteMemory (keyword search) on a file in a fresh temp folder, closed and removed after the test. */
+export function openTempSqliteMemory(): SqliteMemory {
+  const dir = mkdtempSync(join(tmpdir(), "claw-memory-test-"));
   const memory = SqliteMemory.open({ path: join(dir, "brain.db") });
   onTestFinished(async () => {
     await memory.close();
