@@ -43,9 +43,11 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
   const memory = () => import("./commands/memory-commands.js");
   const transfer = () => import("./commands/transfer-commands.js");
   const maintenance = () => import("./commands/maintenance-commands.js");
+  const doctor = () => import("./commands/doctor-command.js");
   const lifecycle = () => import("./commands/lifecycle-commands.js");
   const config = () => import("./commands/config-commands.js");
   const history = () => import("./commands/history-commands.js");
+  const backup = () => import("./commands/backup-commands.js");
 
   program
     .command("store")
@@ -129,11 +131,25 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
 
   program
     .command("restore")
-    .description("make an earlier version of a memory current again (also after forget)")
-    .argument("<key>")
-    .argument("<version>", "a version number from `claw-memory history <key>`")
-    .option("--namespace <ns>")
-    .action(action(async () => (await history()).restoreCommand));
+    .description(
+      "restore the store from a backup (`restore FILE [--force]`), or make an earlier version of a memory current again (`restore <key> <version>`, also after forget)",
+    )
+    .argument("<file|key>", "a file `claw-memory backup` wrote, or the key of a memory")
+    .argument("[version]", "with a key: a version number from `claw-memory history <key>`")
+    .option("--namespace <ns>", "with a key: the memory's namespace")
+    .option(
+      "--force",
+      "with a FILE: replace a store that holds entries (SQLite keeps it as brain.db.before-restore; PostgreSQL imports over it)",
+    )
+    .action(action(async () => (await backup()).restoreCommand));
+
+  program
+    .command("backup")
+    .description(
+      "write a consistent copy of the whole store to FILE while it stays in use (SQLite: a checked database file; PostgreSQL: NDJSON with the vectors)",
+    )
+    .argument("<file>", "where to write it (replaced atomically)")
+    .action(action(async () => (await backup()).backupCommand));
 
   program
     .command("purge-expired")
@@ -170,6 +186,14 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
       "also embed one text with the provider and check the database (exit 1 when either fails)",
     )
     .action(action(async () => (await maintenance()).statusCommand));
+  program
+    .command("doctor")
+    .description(
+      "check the database for damage; --repair rebuilds its indexes, --salvage copies what can be read",
+    )
+    .option("--repair", "rebuild the full-text, vector-code and metadata indexes from the entries")
+    .option("--salvage <out>", "write every entry that can still be read into a new database file")
+    .action(action(async () => (await doctor()).doctorCommand));
   program
     .command("reindex")
     .description("re-embed every memory with the current provider")
@@ -301,6 +325,21 @@ export function buildProgram(deps: CliDeps, onContext: (ctx: CliContext) => void
     .command("mcp")
     .description("serve the memory tools over MCP on stdio")
     .action(action(async () => (await import("./commands/mcp-command.js")).mcpCommand));
+
+  const token = program
+    .command("token")
+    .description("server tokens: `token create NAME` prints a new one and its [[server.tokens]] lines");
+  token
+    .command("create")
+    .description("print a new random server token once, and the config lines holding only its SHA-256")
+    .argument("<name>", "who the token is for, written as a comment beside the hash")
+    .option(
+      "--namespace <ns>",
+      "a namespace the token may use, repeatable (default: every namespace)",
+      repeatable,
+    )
+    .option("--read-only", "the token may read but not write")
+    .action(action(async () => (await import("./commands/token-commands.js")).tokenCreateCommand));
 
   // Words people type for a command by another name: answered with the right one (exit 2).
   for (const [word, command] of Object.entries(SYNONYMS)) {

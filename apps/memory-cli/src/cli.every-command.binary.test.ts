@@ -58,6 +58,10 @@ describe("every command through the built binary", () => {
     expect((await json(["restore", "pet", "1"])).content).toBe("A cat named Miso");
     expect((await json(["store", "door", "The door code is 4711", "--ttl", "1h"])).expiresAt).toMatch(/Z$/);
     expect(await json(["purge-expired"])).toEqual({ removed: 0 });
+    const backup = await json(["backup", join(ws, "backups", "store.db")]);
+    expect(backup.entries).toBe((await json(["status"])).entries);
+    // The store holds entries: restore refuses to replace it without --force (CONFLICT, exit 1).
+    expect((await run(["restore", backup.path])).code).toBe(1);
     expect((await json(["purge", "--namespace", "default", "--yes"])).purged).toBeGreaterThan(0);
 
     const curate = await run(["curate"]);

@@ -2,7 +2,7 @@
 // startServer() listens.
 import type { Logger, Memory, TextGenerator } from "@claw/memory-api";
 import { silentLogger } from "@claw/memory-api";
-import type { MemoryConfig } from "@claw/memory-core";
+import { type MemoryConfig, plaintextTokenWarnings } from "@claw/memory-core";
 import Fastify, { type FastifyInstance } from "fastify";
 import { registerAuthHook } from "./auth/auth-hook.js";
 import { type ServerToken, TokenVerifier } from "./auth/bearer-auth.js";
@@ -33,6 +33,11 @@ export interface BuildServerDeps {
   logger?: Logger;
   /** Accepted bearer tokens; none = open, which only a loopback listener may be (startServer checks). */
   tokens?: readonly ServerToken[];
+  /**
+   * What `GET /v1/status` warns tokens with every namespace about, beside the store's warnings.
+   * Default: each `[[server.tokens]]` of `config` holding a plaintext token.
+   */
+  warnings?: readonly string[];
   /** Milliseconds, for the rate limiter. Default Date.now. */
   now?: () => number;
   /** The curator's generator; default the one createMemory was given. */
@@ -60,6 +65,7 @@ export function buildServer(deps: BuildServerDeps): FastifyInstance {
     metrics,
     ...(deps.generator === undefined ? {} : { generator: deps.generator }),
     version: SERVER_VERSION,
+    warnings: deps.warnings ?? plaintextTokenWarnings(deps.config.server),
   };
 
   const app = Fastify({

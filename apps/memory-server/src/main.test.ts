@@ -78,6 +78,20 @@ describe("claw-memory-server (main)", () => {
     ]);
   });
 
+  it("exits 4 with the doctor's advice when the database file is damaged", async () => {
+    const ws = tempWorkspace();
+    writeFileSync(join(ws, "claw-memory.toml"), '[memory]\nembedding_provider = "none"\n');
+    writeFileSync(join(ws, "brain.db"), Buffer.alloc(8192, 0x5a)); // no SQLite header at all
+    const { io, out, err } = fakeIo({ CLAW_MEMORY_API_KEY: "main-test-key" });
+    expect(await main(["--workspace", ws, "--port", "0"], io)).toBe(4);
+    expect(out).toEqual([]);
+    const lines = err.join("").split("\n");
+    expect(lines[0]).toBe(`error: cannot open ${join(ws, "brain.db")}: file is not a database`);
+    expect(lines[1]).toBe(
+      "the database file is damaged: run `claw-memory doctor` (then --repair or --salvage OUT)",
+    );
+  });
+
   it("prints the usage with --help", async () => {
     const { io, out } = fakeIo();
     expect(await main(["--help"], io)).toBe(0);

@@ -60,6 +60,13 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
     running = await startServer(options);
   } catch (error) {
     io.stderr.write(`error: ${isMemoryError(error) ? error.message : String(error)}\n`);
+    if (isMemoryError(error, "CORRUPT")) {
+      // The CLI's exit status and advice for a damaged database.
+      io.stderr.write(
+        "the database file is damaged: run `claw-memory doctor` (then --repair or --salvage OUT)\n",
+      );
+      return 4;
+    }
     return isMemoryError(error, "INVALID_INPUT") ? 2 : 1;
   }
   const auth = running.authenticated ? ` -H "Authorization: Bearer $CLAW_MEMORY_API_KEY"` : "";

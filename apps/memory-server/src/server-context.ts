@@ -51,6 +51,8 @@ export interface ServerContext {
   /** The curator's generator; absent = curate answers UNAVAILABLE. */
   generator?: TextGenerator;
   version: string;
+  /** The server's own warnings (a plaintext token in its config), reported by GET /v1/status. */
+  warnings: readonly string[];
 }
 
 /** An entry as JSON: embeddings become arrays of numbers. */

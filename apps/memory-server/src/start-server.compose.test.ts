@@ -1,5 +1,6 @@
 // startServer composes config + environment: tokens from [[server.tokens]] and CLAW_MEMORY_API_KEY,
 // the workspace from CLAW_MEMORY_WORKSPACE, and refuses an open listener beyond loopback.
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isMemoryError } from "@claw/memory-api";
@@ -7,6 +8,8 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { resolveServerTokens } from "./compose/server-tokens.js";
 import { startServer } from "./start-server.js";
 import { tempWorkspace, testConfig } from "./test-support/server-harness.js";
+
+const sha256 = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
 const CONFIG = `
 [server]
@@ -121,10 +124,11 @@ describe("resolveServerTokens", () => {
         ],
       },
     });
+    // Each as its SHA-256 digest: no plaintext token is handed on.
     expect(resolveServerTokens(config.server, { T1: " from-env ", CLAW_MEMORY_API_KEY: "key" })).toEqual([
-      { token: "from-env", name: "server.tokens[0]", readOnly: false, namespaces: ["a"] },
-      { token: "inline", name: "server.tokens[1]", readOnly: true },
-      { token: "key", name: "CLAW_MEMORY_API_KEY", readOnly: false },
+      { sha256: sha256("from-env"), name: "server.tokens[0]", readOnly: false, namespaces: ["a"] },
+      { sha256: sha256("inline"), name: "server.tokens[1]", readOnly: true },
+      { sha256: sha256("key"), name: "CLAW_MEMORY_API_KEY", readOnly: false },
     ]);
   });
 

@@ -10,6 +10,7 @@ import {
   type Environment,
   type MemoryConfig,
   type ModuleImporter,
+  plaintextTokenWarnings,
   resolveConfig,
   resolveTextGenerator,
 } from "@claw/memory-core";
@@ -17,7 +18,7 @@ import { lifecyclePlugin } from "@claw/memory-lifecycle";
 import type { FastifyInstance } from "fastify";
 import { isLoopbackHost } from "./auth/loopback.js";
 import { buildServer } from "./build-server.js";
-import { API_KEY_VARIABLE, resolveServerTokens } from "./compose/server-tokens.js";
+import { API_KEY_VARIABLE, resolveServerTokens, withTokensHashed } from "./compose/server-tokens.js";
 import { countingImporter, countProviderErrors } from "./metrics/provider-errors.js";
 import { createServerMetrics } from "./metrics/server-metrics.js";
 import { startRecallPool } from "./recall-pool/recall-pool.js";
@@ -71,10 +72,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const file =
     options.config ??
     (await resolveConfig(options.configPath, { workspaceDir, logger, inlineTokens: "refuse" }));
-  const config = applyEnvironment(file, env);
-  const host = options.host ?? config.server.host;
-  const port = options.port ?? config.server.port;
-  const tokens = resolveServerTokens(config.server, env);
+  const configured = applyEnvironment(file, env);
+  const host = options.host ?? configured.server.host;
+  const port = options.port ?? configured.server.port;
+  // Every token is held as its hash from here on: the config the server keeps has no plaintext one.
+  const tokens = resolveServerTokens(configured.server, env);
+  const warnings = plaintextTokenWarnings(configured.server);
+  const config = withTokensHashed(configured);
   // Checked before anything is opened: an open server beyond loopback is never started.
   if (tokens.length === 0 && !isLoopbackHost(host)) {
     throw MemoryError.invalidInput(
@@ -83,6 +87,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         "or listen on 127.0.0.1",
     );
   }
+  for (const warning of warnings) logger.warn(warning);
 
   const metrics = createServerMetrics();
   const importModule = countingImporter(
@@ -116,6 +121,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     config,
     logger,
     tokens,
+    warnings,
     metrics,
     generator,
     limits: options.limits,

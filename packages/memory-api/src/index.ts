@@ -1,3 +1,4 @@
+export type { BackupOptions, BackupProgress, BackupReport, BackupRequest } from "./backup.js";
 export type { Chunk } from "./chunk.js";
 export type {
   EmbeddingBatchJobOptions,

@@ -2,10 +2,12 @@
 // turns any MemoryBackend into a Memory: it validates input and applies defaults, runs the recall
 // engine over the backend's searches, keeps the hot cache, defers embedding, backfills, reindexes
 // and closes, once for every engine. A backend only stores, reads, searches and reports.
+import type { BackupReport, BackupRequest } from "./backup.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { HistoryRetention, MemoryVersion, RemovalChange, WriteChange } from "./history.js";
 import type { MemoryStatus } from "./memory.js";
 import type { MemoryCategory, MemoryEntry, SearchMode } from "./memory-entry.js";
+import type { MemoryError } from "./memory-error.js";
 import type { WhereCondition } from "./metadata.js";
 import type { RecallExplanation } from "./recall-explanation.js";
 
@@ -259,6 +261,15 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
   history(namespace: string, key: string, limit: number): Promise<MemoryVersion[]>;
   /** Drops kept versions past the retention (the live state always stays); returns how many. */
   pruneHistory(retention: HistoryRetention, now: string): Promise<number>;
+  /**
+   * Memory.replaceHistory(), in one transaction: for each (namespace, key) of `versions` (validated:
+   * at most one current version per key, the highest; no version number twice), the key's kept
+   * versions are replaced by the non-current ones, and its live row takes the current one's
+   * version, action, actor and time. A key without a current version whose row is live is left as
+   * it is; a current version of a key with no live row is kept as an ordinary version. Returns how
+   * many versions were written. Optional: without it, Memory.replaceHistory() is UNAVAILABLE.
+   */
+  replaceHistory?(versions: readonly MemoryVersion[]): Promise<number>;
 
   /** The entry unless it is missing or expired at `aliveAt`. */
   get(namespace: string, key: string, aliveAt: string): Promise<MemoryEntry | null>;
@@ -300,8 +311,19 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
   /** Sets every vector aside (reindex re-embeds them all). */
   clearVectors(): Promise<void>;
 
+  /**
+   * Writes a consistent copy of the store to `request.path` (temp file, checked, renamed onto it).
+   * Optional: without it, Memory.backup() is UNAVAILABLE.
+   */
+  backup?(request: BackupRequest): Promise<BackupReport>;
+
   /** Counts, sizes and the embedding state (the façade adds the reasons it knows of). */
   status(): Promise<MemoryStatus>;
+  /**
+   * Told of a failure the façade saw outside the engine's own calls (a recall's search): SQLite
+   * refuses writes from then on when it says the file is damaged. Optional.
+   */
+  noteFailure?(error: MemoryError): void;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   /** Releases the database (the embedder is closed before). */

@@ -4,6 +4,10 @@ export const MEMORY_ERROR_CODES = [
   "NOT_FOUND",
   "CONFLICT",
   "STORAGE",
+  /** The store's file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB, PostgreSQL XX001/XX002). */
+  "CORRUPT",
+  /** No space left for the write (SQLITE_FULL, ENOSPC, PostgreSQL 53100); nothing was written. */
+  "STORAGE_FULL",
   "PROVIDER",
   "PROVIDER_AUTH",
   "RATE_LIMITED",
@@ -42,7 +46,8 @@ export class MemoryError extends Error {
     if (options.field !== undefined) this.field = options.field;
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
     this.retryable =
-      options.retryable ?? (code === "RATE_LIMITED" || code === "TIMEOUT" || code === "UNAVAILABLE");
+      options.retryable ??
+      (code === "RATE_LIMITED" || code === "TIMEOUT" || code === "UNAVAILABLE" || code === "STORAGE_FULL");
   }
 
   static invalidInput(field: string, message: string, cause?: unknown): MemoryError {

@@ -1,3 +1,4 @@
+import type { BackupOptions, BackupReport } from "./backup.js";
 import type { MemoryVersion } from "./history.js";
 import type { MemoryCategory, MemoryEntry } from "./memory-entry.js";
 import type {
@@ -35,6 +36,11 @@ export interface MemoryStatus {
   sizeBytes?: number;
   /** Why this store runs degraded (e.g. NoneMemory fallback, sqlite-vec missing). */
   warnings?: string[];
+  /**
+   * Set when the store's file is known to be damaged (a CORRUPT failure was seen, now or by an
+   * earlier process): what was found and the command to run. Writes are refused meanwhile.
+   */
+  corrupt?: string;
 }
 
 export interface Memory {
@@ -92,6 +98,29 @@ export interface Memory {
    * keyword-only mode. Optional: lifecycle code compares memories with it when present.
    */
   embed?(texts: readonly string[], options?: EmbedTextsOptions): Promise<Float32Array[] | null>;
+  /**
+   * Writes a consistent copy of the whole store to `path` while it stays in use (temp file, checked,
+   * then renamed onto `path`). SQLite: the database file, through SQLite's online backup, with its
+   * history and vectors, integrity-checked; PostgreSQL: NDJSON, the entries with their vectors as
+   * `export` writes them (one a line, which `import` reads), then every version of every key as a
+   * line `{"history": MemoryVersion}` (what replaceHistory() puts back). UNAVAILABLE where the store cannot take one
+   * (backend "none"); INVALID_INPUT naming `path` for an empty path or the live database itself.
+   */
+  backup(path: string, options?: BackupOptions): Promise<BackupReport>;
+  /**
+   * Puts back the history a PostgreSQL backup carried (its `{"history": …}` lines), after its
+   * entries were imported: for each (namespace, key) given, the store's kept versions and
+   * tombstones of that key are replaced by the non-current ones given, and the live entry takes the
+   * version number, action, actor and time of the one marked `current`. Give every version of a key
+   * in one call (a later call replaces the key's history again). A key given without a current
+   * version that is live in the store keeps its own history; a current version whose entry is not
+   * in the store is kept as an ordinary version, never made current. Every version is checked
+   * first: INVALID_INPUT naming the field (`history[3].version`), and nothing changes; one call is
+   * one transaction (after the vectors this memory has queued are written). Returns how many
+   * versions were put back. UNAVAILABLE on a store that cannot (SQLite keeps the history in its
+   * backup file); optional: absent on memories without a store.
+   */
+  replaceHistory?(history: Iterable<MemoryVersion>): Promise<number>;
   /**
    * Wait until deferred embeddings are written and the store's background work is done (the log
    * checkpoint after a bulk import), so that what follows runs on a settled store.

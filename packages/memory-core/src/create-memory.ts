@@ -16,6 +16,7 @@ import {
 import { NoneMemory } from "./none-memory.js";
 import { openPostgres, requirePostgresUrl } from "./open-postgres.js";
 import { SqliteMemory } from "./sqlite/sqlite-memory.js";
+import { storageFailure, storageFailureCode } from "./storage-failure.js";
 
 export interface CreateMemoryOptions {
   /** Default: ~/.claw-memory (the apps pass CLAW_MEMORY_WORKSPACE). */
@@ -32,7 +33,8 @@ export interface CreateMemoryOptions {
   /**
    * When the store cannot be opened: "none" (the default) runs on a NoneMemory and logs one
    * warning; "throw" rejects with the reason instead, logging nothing (the apps, which must not
-   * report writes that went nowhere). `strict` implies "throw".
+   * report writes that went nowhere). `strict` implies "throw". A damaged database file (CORRUPT)
+   * always rejects: falling back would drop writes while the file still holds entries to salvage.
    */
   onOpenFailure?: "none" | "throw";
   plugins?: ClawPlugin[];
@@ -113,7 +115,10 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<C
       // A provider this function created is released with the store it was made for.
       if (options.embeddings === undefined) await embeddings?.close?.();
       const what = postgres ? "PostgreSQL could not be opened" : `SQLite could not open ${dbPath}`;
-      if (options.strict || options.onOpenFailure === "throw") throw openFailure(error, what);
+      // A damaged file is never hidden behind NoneMemory: writes would be dropped while the
+      // entries it still holds wait to be salvaged (claw-memory doctor).
+      const damaged = storageFailureCode(error) === "CORRUPT";
+      if (options.strict || options.onOpenFailure === "throw" || damaged) throw openFailure(error, what);
       const reason = `${what} (${(error as Error).message}): running without memory (NoneMemory)`;
       logger.warn(reason);
       memory = new NoneMemory(reason, beforeClose, context) as ConfiguredMemory;
@@ -146,20 +151,13 @@ function makeWorkspace(workspaceDir: string): void {
   try {
     mkdirSync(workspaceDir, { recursive: true });
   } catch (error) {
-    throw new MemoryError(
-      "STORAGE",
-      `cannot create the workspace ${workspaceDir}: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    throw storageFailure(error, `cannot create the workspace ${workspaceDir}`);
   }
 }
 
 /** Why the store did not open: its MemoryError as it is, anything else as STORAGE saying what failed. */
 function openFailure(error: unknown, what: string): unknown {
-  if (isMemoryError(error)) return error;
-  return new MemoryError("STORAGE", `${what}: ${(error as Error).message}`, { cause: error });
+  return storageFailure(error, what);
 }
 
 /** The memory an engine opened, carrying `context` (given to an engine that did not take it). */

@@ -19,6 +19,7 @@ export {
 export { loadConfig, loadConfigFromToml } from "./config/load-config.js";
 export { parseConfig } from "./config/parse-config.js";
 export { CONFIG_FILE_NAME, resolveConfig } from "./config/resolve-config.js";
+export { plaintextTokenWarnings } from "./config/server-token-warnings.js";
 export { type CreateMemoryOptions, createMemory } from "./create-memory.js";
 export { createBackendEmbedder } from "./embedding/backend-embedder.js";
 export {
@@ -47,6 +48,7 @@ export {
   createBackendMemory,
 } from "./facade/backend-memory.js";
 export { validateEntries } from "./facade/entry-write.js";
+export { isHistoryLine, type VersionProblem, validateVersions } from "./facade/version-input.js";
 export { writeFileAtomic } from "./fs/write-file-atomic.js";
 export {
   type ClawPlugin,
@@ -76,11 +78,30 @@ export { lendToNeighbours } from "./recall/session-neighbours.js";
 export { byCoverage } from "./recall/term-coverage.js";
 export { mergeHits, planTermsByDocuments, type TermPlan } from "./recall/term-plan.js";
 export { cosineSimilarity } from "./recall/vector-math.js";
+export {
+  BEFORE_RESTORE_SUFFIX,
+  type RestoreStoreOptions,
+  type RestoreStoreReport,
+  restoreSqliteStore,
+} from "./sqlite/backup/restore-store.js";
+export { removeDamageMarker } from "./sqlite/damage-watch.js";
+export {
+  type DoctorCheck,
+  type DoctorOptions,
+  type DoctorReport,
+  doctorStore,
+  type SalvageReport,
+} from "./sqlite/doctor/doctor.js";
 export { type EntryRow, entryColumns, rowToEntry } from "./sqlite/reads/entry-row.js";
 export { type VersionRow, versionOf } from "./sqlite/reads/version-row.js";
 export { SCHEMA_VERSION } from "./sqlite/schema/schema.js";
 export { SqliteMemory, type SqliteMemoryOptions } from "./sqlite/sqlite-memory.js";
 export type { EntryWrite } from "./sqlite/writes/upsert-entry.js";
+export {
+  type StorageFailureCode,
+  storageFailure,
+  storageFailureCode,
+} from "./storage-failure.js";
 export { chunkMarkdown } from "./text/chunk-markdown.js";
 export { contentHash } from "./text/content-hash.js";
 export { entryContext } from "./text/entry-context.js";

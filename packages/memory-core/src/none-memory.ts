@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Memory, MemoryEntry, MemoryStatus, MemoryVersion, StoreOptions } from "@claw/memory-api";
+import type {
+  BackupReport,
+  Memory,
+  MemoryEntry,
+  MemoryStatus,
+  MemoryVersion,
+  StoreOptions,
+} from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
+import { backupPathOf } from "./facade/backup-call.js";
 import type { MemoryContext } from "./memory-context.js";
 import * as check from "./validate-input.js";
 
@@ -89,6 +97,10 @@ export class NoneMemory implements Memory {
   }
   async healthCheck(): Promise<boolean> {
     return false;
+  }
+  async backup(path: string): Promise<BackupReport> {
+    backupPathOf(path);
+    throw new MemoryError("UNAVAILABLE", `there is no store to back up (${this.reason})`);
   }
   async status(): Promise<MemoryStatus> {
     return {

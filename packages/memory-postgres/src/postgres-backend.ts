@@ -10,10 +10,12 @@ import type { StoreParts } from "./open-store.js";
 import { postgresRecallSource } from "./search/recall-source.js";
 import { createTermPlanner } from "./search/term-stats.js";
 import { describeLocation, readStatus } from "./status.js";
+import { backupNdjson } from "./store/backup-ndjson.js";
 import { deleteExpired, deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
 import { type PgEntryRow, rowToEntry } from "./store/entry-row.js";
 import * as read from "./store/read-entries.js";
 import { rebuildFullText } from "./store/rebuild-fts.js";
+import { replaceHistory } from "./store/replace-history.js";
 import { assertStorableText } from "./store/text-guard.js";
 import { pruneVersions, readHistory } from "./store/version-history.js";
 import { writeEntries } from "./store/write-entries.js";
@@ -105,6 +107,8 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
 
     history: (namespace, key, limit) => db((d) => readHistory(d, names, namespace, key, limit)),
     pruneHistory: (retention, now) => db((d) => pruneVersions(d, names, retention, now)),
+    // The live rows it moves are indexed again (their full text too): counted as changed.
+    replaceHistory: (versions) => db(() => replaceHistory(parts.pool, names, versions).then(analyzed)),
 
     get: (namespace, key, aliveAt) => db((d) => read.getEntry(d, names, namespace, key, aliveAt)),
     list: (filter, limit, offset) => db((d) => read.listEntries(d, names, filter, limit, offset)),
@@ -148,6 +152,7 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
           schemaVersion: parts.schemaVersion,
         }),
       ),
+    backup: (request) => db(() => backupNdjson(parts.pool, names, request)),
     async ping() {
       const { rows } = await parts.db.query<{ ok: number }>("SELECT 1 AS ok");
       return rows[0]?.ok === 1;

@@ -324,10 +324,12 @@ describe("purge-expired", () => {
 });
 
 describe("help", () => {
-  it("lists history, restore and purge-expired, and documents --ttl and --expires-at", async () => {
+  it("lists history, restore (both forms) and purge-expired, and documents --ttl and --expires-at", async () => {
     const help = await runInProcess(["--help"]);
     expect(help.stdout).toMatch(/^ {2}history \[options\] <key> +every kept version of a memory/m);
-    expect(help.stdout).toMatch(/^ {2}restore \[options\] <key> <version> +make an earlier version/m);
+    expect(help.stdout).toMatch(
+      /^ {2}restore \[options\] <file\|key> \[version\] +restore the store from a backup .*make an earlier version/m,
+    );
     expect(help.stdout).toMatch(/^ {2}purge-expired +delete the memories whose expiry/m);
     const store = await runInProcess(["store", "--help"]);
     expect(store.stdout).toMatch(/^ {2}--ttl <age> +expire after this long: 30m, 12h, 7d, 2w, 1y/m);
@@ -335,6 +337,6 @@ describe("help", () => {
     const history = await runInProcess(["history", "--help"]);
     expect(history.stdout).toMatch(/^ {2}-n, --limit <n> +only the newest n versions/m);
     const restore = await runInProcess(["restore", "--help"]);
-    expect(restore.stdout).toMatch(/^ {2}version +a version number from `claw-memory history <key>`/m);
+    expect(restore.stdout).toMatch(/^ {2}version +with a key: a version number from `claw-memory history/m);
   });
 });

@@ -5,7 +5,14 @@ import { integerOption } from "./parse-options.js";
 
 export async function statusCommand(ctx: CliContext, opts: { deep?: boolean } = {}) {
   const memory = await ctx.memory();
-  const status = await memory.status();
+  const stored = await memory.status();
+  // A server started from this config would hold a plaintext token: said here as well as by the server.
+  const { plaintextTokenWarnings } = await import("@claw/memory-core");
+  const tokenWarnings = plaintextTokenWarnings((await ctx.loadConfig()).server);
+  const status =
+    tokenWarnings.length === 0
+      ? stored
+      : { ...stored, warnings: [...(stored.warnings ?? []), ...tokenWarnings] };
   const deep = opts.deep === true ? await deepChecks(memory) : undefined;
   // Memory files a link makes unsafe to index (the config, a dotfile, …): sync refuses them.
   const { createWorkspaceIndex } = await import("@claw/memory-workspace");
@@ -53,6 +60,7 @@ export async function statusCommand(ctx: CliContext, opts: { deep?: boolean } = 
   );
   // Reported above; the exit status says it too (with the failure's own hint).
   if (deep?.failure !== undefined) throw deep.failure;
+  if (status.corrupt !== undefined) throw new MemoryError("CORRUPT", "status: the database is damaged");
 }
 
 /**

@@ -82,7 +82,8 @@ const CHUNK = 1000;
 /**
  * Imports a JSON array or JSON lines (a file, or stdin for "-" or no file). Every line is checked
  * first, the way the store will check it, and every bad one is reported by line number; unless
- * --skip-invalid, one bad line means nothing is imported.
+ * --skip-invalid, one bad line means nothing is imported. The history lines of a PostgreSQL backup
+ * (`{"history": …}`) are skipped and counted: `restore` puts them back, `import` takes the entries.
  */
 export async function importCommand(ctx: CliContext, file: string | undefined, opts: ImportOptions) {
   const text =
@@ -93,9 +94,9 @@ export async function importCommand(ctx: CliContext, file: string | undefined, o
             `cannot read ${file}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
           );
         });
-  const { entries, lines, problems } = parseEntries(text);
+  const { isHistoryLine, validateEntries } = await import("@claw/memory-core");
+  const { entries, lines, problems, history } = parseEntries(text, isHistoryLine);
   const config = await ctx.loadConfig();
-  const { validateEntries } = await import("@claw/memory-core");
   for (const { index, error } of validateEntries(entries, config.memory)) {
     problems.push({ line: lines[index] as number, message: error.message });
   }
@@ -119,9 +120,13 @@ export async function importCommand(ctx: CliContext, file: string | undefined, o
   }
   progress.finish();
   ctx.result(
-    { imported, invalid: problems.length },
+    { imported, invalid: problems.length, ...(history > 0 ? { historySkipped: history } : {}) },
     () =>
-      `imported ${imported} memories${problems.length > 0 ? `, skipped ${problems.length} invalid line(s)` : ""}`,
+      `imported ${imported} memories${problems.length > 0 ? `, skipped ${problems.length} invalid line(s)` : ""}${
+        history > 0
+          ? `, skipped ${history} history line(s) (\`claw-memory restore\` on a PostgreSQL store puts the history back)`
+          : ""
+      }`,
   );
 }
 
@@ -130,11 +135,13 @@ interface Parsed {
   /** The line each entry came from. */
   lines: number[];
   problems: Array<{ line: number; message: string }>;
+  /** History lines skipped. */
+  history: number;
 }
 
-function parseEntries(text: string): Parsed {
+function parseEntries(text: string, isHistoryLine: (value: unknown) => boolean): Parsed {
   const trimmed = text.trimStart();
-  const parsed: Parsed = { entries: [], lines: [], problems: [] };
+  const parsed: Parsed = { entries: [], lines: [], problems: [], history: 0 };
   if (trimmed.startsWith("[")) {
     let array: unknown;
     try {
@@ -144,6 +151,10 @@ function parseEntries(text: string): Parsed {
       return parsed;
     }
     (array as unknown[]).forEach((entry, i) => {
+      if (isHistoryLine(entry)) {
+        parsed.history += 1;
+        return;
+      }
       parsed.entries.push(entry as Partial<MemoryEntry>);
       parsed.lines.push(i + 1); // the element number stands in for the line in a JSON array
     });
@@ -152,7 +163,12 @@ function parseEntries(text: string): Parsed {
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
     try {
-      parsed.entries.push(JSON.parse(line) as Partial<MemoryEntry>);
+      const value: unknown = JSON.parse(line);
+      if (isHistoryLine(value)) {
+        parsed.history += 1;
+        return;
+      }
+      parsed.entries.push(value as Partial<MemoryEntry>);
       parsed.lines.push(i + 1);
     } catch (error) {
       parsed.problems.push({ line: i + 1, message: `not valid JSON: ${(error as Error).message}` });

@@ -28,6 +28,8 @@ export interface InProcessOptions {
   stdin?: string;
   stdinIsTTY?: boolean;
   stdoutIsTTY?: boolean;
+  /** stderr as a terminal (progress bars are drawn only there). */
+  stderrIsTTY?: boolean;
   env?: Record<string, string>;
   embeddings?: EmbeddingProvider | null;
   generator?: TextGenerator;
@@ -45,7 +47,7 @@ export async function runInProcess(
   options: InProcessOptions = {},
 ): Promise<CliResult> {
   const stdout = Object.assign(new PassThrough(), { isTTY: options.stdoutIsTTY ?? false, columns: 100 });
-  const stderr = Object.assign(new PassThrough(), { isTTY: false });
+  const stderr = Object.assign(new PassThrough(), { isTTY: options.stderrIsTTY ?? false });
   const stdin = Object.assign(Readable.from(options.stdin === undefined ? [] : [options.stdin]), {
     isTTY: options.stdinIsTTY ?? options.stdin === undefined,
   });

@@ -13,6 +13,8 @@ const EXPECTED: Record<MemoryErrorCode, [number, string | null]> = {
   PROVIDER: [502, "the embedding provider failed; see the server log"],
   PROVIDER_AUTH: [502, "the embedding provider refused the server's credentials; see the server log"],
   STORAGE: [503, "the memory store failed; see the server log"],
+  CORRUPT: [503, "the memory store's database is damaged; the operator should run `claw-memory doctor`"],
+  STORAGE_FULL: [503, "the server's disk is full; nothing was written; try again once space is freed"],
   UNAVAILABLE: [503, null],
   TIMEOUT: [504, null],
 };

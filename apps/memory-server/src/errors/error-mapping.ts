@@ -26,6 +26,8 @@ export const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = Object.fre
   PROVIDER: 502,
   PROVIDER_AUTH: 502,
   STORAGE: 503,
+  CORRUPT: 503,
+  STORAGE_FULL: 503,
   UNAVAILABLE: 503,
   TIMEOUT: 504,
 });
@@ -33,6 +35,8 @@ export const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = Object.fre
 /** Codes whose own message stays in the log; the client gets this one instead. */
 const HIDDEN_MESSAGES: Partial<Record<ApiErrorCode, string>> = {
   STORAGE: "the memory store failed; see the server log",
+  CORRUPT: "the memory store's database is damaged; the operator should run `claw-memory doctor`",
+  STORAGE_FULL: "the server's disk is full; nothing was written; try again once space is freed",
   PROVIDER: "the embedding provider failed; see the server log",
   PROVIDER_AUTH: "the embedding provider refused the server's credentials; see the server log",
   INTERNAL: "internal error; see the server log",

@@ -21,6 +21,8 @@ const CONTRACT_ROUTES = [
   "POST /v1/admin/hygiene",
   "POST /v1/admin/purge-expired",
   "POST /v1/admin/snapshot",
+  "POST /v1/admin/backup",
+  "POST /v1/admin/doctor",
   "POST /v1/admin/consolidate",
   "POST /v1/admin/curate",
   "GET /healthz",
@@ -71,6 +73,12 @@ describe("OpenAPI document", () => {
     expect(store["x-access"]).toBe("write");
     expect(doc.paths["/v1/import"].post.requestBody.content).toHaveProperty("application/x-ndjson");
     expect(doc.paths["/v1/export"].get.responses["200"].content).toHaveProperty("application/x-ndjson");
+    const backup = doc.paths["/v1/admin/backup"].post;
+    expect(backup["x-access"]).toBe("admin");
+    expect(Object.keys(backup.responses["200"].content)).toEqual([
+      "application/vnd.sqlite3",
+      "application/x-ndjson",
+    ]);
     expect(doc.paths["/healthz"].get.security).toEqual([]);
     expect(doc.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" });
     // TypeBox's internal markers never reach the document.

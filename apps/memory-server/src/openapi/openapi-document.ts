@@ -117,7 +117,7 @@ const STATUS_TEXT: Record<string, string> = {
   "415": "UNSUPPORTED_MEDIA_TYPE",
   "429": "RATE_LIMITED: retry after the Retry-After header's seconds",
   "500": "INTERNAL",
-  "503": "UNAVAILABLE or STORAGE",
+  "503": "UNAVAILABLE, STORAGE, CORRUPT (a damaged database) or STORAGE_FULL (no space left)",
 };
 
 function describeStatus(status: string): string {

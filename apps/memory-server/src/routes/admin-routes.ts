@@ -1,4 +1,4 @@
-// POST /v1/admin/*: maintenance (reindex, backfill, hygiene, purge-expired, snapshot) for admin
+// POST /v1/admin/*: maintenance (reindex, backfill, hygiene, purge-expired, snapshot, backup) for admin
 // tokens, and the lifecycle calls (consolidate, curate) for writable tokens within their namespaces.
 import { dirname } from "node:path";
 import type { CurateReport } from "@claw/memory-api";
@@ -6,7 +6,7 @@ import { MemoryError } from "@claw/memory-api";
 import { memoryContextOf } from "@claw/memory-core";
 import { consolidateTurn, curate, exportSnapshot, runHygiene } from "@claw/memory-lifecycle";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { namespaceSelection, singleNamespace } from "../auth/namespace-scope.js";
 import { requestActor } from "../auth/request-actor.js";
 import {
@@ -19,11 +19,9 @@ import {
   snapshotSchema,
 } from "../schemas/admin-schemas.js";
 import { entryJson, type ServerContext } from "../server-context.js";
-
-/** These routes take an optional body: no body means `{}`. */
-async function emptyBodyIsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
+import { registerBackupRoute } from "./backup-route.js";
+import { registerDoctorRoute } from "./doctor-route.js";
+import { emptyBodyIsObject } from "./empty-body.js";
 
 export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -51,6 +49,9 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): v
     const workspaceDir = memoryContextOf(memory)?.workspaceDir ?? (await databaseFolder(ctx));
     return exportSnapshot(memory, workspaceDir);
   });
+
+  registerBackupRoute(app, ctx);
+  registerDoctorRoute(app, ctx);
 
   api.post("/v1/admin/consolidate", { ...write, schema: consolidateSchema }, async (request) => {
     const { namespace, ...turn } = request.body;

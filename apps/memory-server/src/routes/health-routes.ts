@@ -6,6 +6,20 @@ import { renderMetrics } from "../metrics/server-metrics.js";
 import { healthSchema, metricsSchema, statusSchema } from "../schemas/health-schemas.js";
 import type { ServerContext } from "../server-context.js";
 
+/** What a scoped token is told of damage: that it is there, not where the file is. */
+const DAMAGED_FOR_TENANTS =
+  "the store's database is damaged: writes are refused until the operator repairs it";
+
+function withoutPaths<T extends { corrupt?: string; warnings?: string[] }>(status: T): T {
+  if (status.corrupt === undefined) return status;
+  const advice = status.corrupt;
+  return {
+    ...status,
+    corrupt: DAMAGED_FOR_TENANTS,
+    warnings: (status.warnings ?? []).map((warning) => (warning === advice ? DAMAGED_FOR_TENANTS : warning)),
+  };
+}
+
 export function registerHealthRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { memory } = ctx;
@@ -24,16 +38,21 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServerContext): 
   });
 
   api.get("/v1/status", { schema: statusSchema, config: { access: "read" } }, async (request) => {
-    const status = await memory.status();
+    const unscoped = request.principal.namespaces === undefined;
+    const stored = await memory.status();
+    // How the server is configured (its tokens) is the business of tokens with every namespace.
+    const status =
+      unscoped && ctx.warnings.length > 0
+        ? { ...stored, warnings: [...(stored.warnings ?? []), ...ctx.warnings] }
+        : stored;
     const { namespace } = request.query;
     const selection = namespaceSelection(request.principal, namespace, "all");
     if (selection.all) return status;
     // Counts of other tenants, and where the files are, are not a scoped token's business.
     const counts = await Promise.all(selection.namespaces.map((ns) => memory.count({ namespace: ns })));
     const { path: _path, sizeBytes: _size, ...rest } = status;
-    const unscoped = request.principal.namespaces === undefined;
     return {
-      ...(unscoped ? status : rest),
+      ...(unscoped ? status : withoutPaths(rest)),
       entries: counts.reduce((sum, n) => sum + n, 0),
       namespaces: counts.filter((n) => n > 0).length,
     };

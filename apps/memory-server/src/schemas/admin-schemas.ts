@@ -63,6 +63,31 @@ export const snapshotSchema = {
   }),
 };
 
+/** The media type of a SQLite database file (RFC 8869's registration). */
+export const SQLITE_MEDIA_TYPE = "application/vnd.sqlite3";
+
+export const backupSchema = {
+  summary: "Download a consistent copy of the whole store, taken while it stays in use (admin token)",
+  description:
+    "SQLite: the database file, copied by SQLite's online backup and integrity-checked " +
+    "(application/vnd.sqlite3; `claw-memory restore FILE` puts it back). PostgreSQL: NDJSON of every " +
+    'entry with its vector, then a `{"history": …}` line per version of every key, one snapshot ' +
+    "(application/x-ndjson; `claw-memory restore FILE` puts back the entries and their history, " +
+    "POST /v1/import the entries, skipping the history lines; pg_dump copies a whole database). " +
+    "Content-Disposition names the file and X-Claw-Backup-Entries gives its entries.",
+  tags,
+  body: EmptyBodySchema,
+  response: withErrors({
+    200: {
+      description: "The backup file, streamed.",
+      content: {
+        [SQLITE_MEDIA_TYPE]: { schema: { type: "string", format: "binary" } },
+        "application/x-ndjson": { schema: EntrySchema },
+      },
+    },
+  }),
+};
+
 export const consolidateSchema = {
   summary: "Consolidate an agent turn: a daily entry, promoted to core when important",
   tags,

@@ -50,6 +50,12 @@ export const statusSchema = {
       schemaVersion: Type.Integer(),
       sizeBytes: Type.Optional(Type.Integer()),
       warnings: Type.Optional(Type.Array(Type.String())),
+      corrupt: Type.Optional(
+        Type.String({
+          description:
+            "Set when the store's database file is damaged: writes answer 503 CORRUPT until `claw-memory doctor --repair`.",
+        }),
+      ),
     }),
   }),
 };

@@ -48,6 +48,12 @@ export const ImportReportSchema = Type.Object({
   }),
   errorsTruncated: Type.Boolean(),
   dryRun: Type.Boolean(),
+  historySkipped: Type.Optional(
+    Type.Integer({
+      description:
+        'History lines of a PostgreSQL backup (`{"history": …}`), skipped: `claw-memory restore` puts them back.',
+    }),
+  ),
 });
 
 export const importSchema = {

@@ -30,6 +30,30 @@ describe("importNdjson", () => {
     });
   });
 
+  it("skips the history lines of a PostgreSQL backup, counted, and imports its entries", async () => {
+    const memory = await openMemory();
+    const version = { version: 1, at: "2024-05-01T10:00:00.000Z", action: "create", actor: "cli" };
+    const entry = { id: "id-k", key: "k", content: "from a backup", namespace: "default", category: "core" };
+    const text = [
+      JSON.stringify(entry),
+      JSON.stringify({ history: { ...version, current: true, deleted: false, ...entry } }),
+      // An object with more than the one field is no history line: an entry, refused as one.
+      JSON.stringify({ history: {}, note: "not a history line" }),
+    ].join("\n");
+    expect(await importNdjson(memory, [text], options)).toEqual({
+      imported: 1,
+      accepted: 1,
+      rejected: 1,
+      errors: [
+        { line: 3, code: "INVALID_INPUT", message: expect.stringContaining("key: expected a string") },
+      ],
+      errorsTruncated: false,
+      dryRun: false,
+      historySkipped: 1,
+    });
+    expect((await memory.get("k"))?.content).toBe("from a backup");
+  });
+
   it("keeps existing entries with onConflict skip, and replaces them by default", async () => {
     const memory = await openMemory();
     await memory.store("k", "original");

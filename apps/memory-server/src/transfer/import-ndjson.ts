@@ -1,9 +1,10 @@
 // Imports an NDJSON stream of any size in constant memory: lines are parsed one by one, checked
 // with core's validateEntries and the caller's scope, and written chunk by chunk (one transaction
-// each). A bad line is skipped and reported by its line number; the good ones are imported.
+// each). A bad line is skipped and reported by its line number; the good ones are imported. The
+// history lines of a PostgreSQL backup (`{"history": …}`) are skipped and counted.
 import type { Memory, MemoryEntry } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
-import { type MemorySettings, validateEntries } from "@claw/memory-core";
+import { isHistoryLine, type MemorySettings, validateEntries } from "@claw/memory-core";
 import { readNdjsonLines } from "./ndjson-lines.js";
 
 export interface LineError {
@@ -23,6 +24,8 @@ export interface ImportReport {
   errors: LineError[];
   errorsTruncated: boolean;
   dryRun: boolean;
+  /** History lines of a PostgreSQL backup, skipped (`claw-memory restore` puts them back); absent: none. */
+  historySkipped?: number;
 }
 
 export interface ImportNdjsonOptions {
@@ -101,6 +104,10 @@ export async function importNdjson(
     const parsed = parseLine(line.text);
     if (parsed instanceof MemoryError) {
       reject(line.number, parsed.code, parsed.message);
+      continue;
+    }
+    if (isHistoryLine(parsed)) {
+      report.historySkipped = (report.historySkipped ?? 0) + 1;
       continue;
     }
     const namespace = parsed.namespace ?? options.defaultNamespace;

@@ -52,6 +52,17 @@ export function envVarName() {
   return z.string(message).regex(ENV_VAR_NAME, message);
 }
 
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+
+/** A SHA-256 digest as 64 hex digits (either case); the output is lower case. */
+export function sha256Hex() {
+  const message = expected("a SHA-256 digest: 64 hex digits (claw-memory token create NAME prints one)");
+  return z
+    .string(message)
+    .regex(SHA256_HEX, message)
+    .transform((value) => value.toLowerCase());
+}
+
 const SQL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** An unquoted SQL identifier (lower case letters, digits, _), optionally schema-qualified when `qualified`. */

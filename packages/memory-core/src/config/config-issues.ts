@@ -17,8 +17,8 @@ export interface ConfigIssueReport {
   problems: ConfigProblem[];
 }
 
-/** Fields whose values are never repeated in a message. */
-const SECRET_FIELDS: ReadonlySet<PropertyKey> = new Set(["token", "apiKey", "url"]);
+/** Fields whose values are never repeated in a message (a token pasted as `token_sha256` included). */
+const SECRET_FIELDS: ReadonlySet<PropertyKey> = new Set(["token", "tokenSha256", "apiKey", "url"]);
 const MAX_SHOWN_CHARS = 60;
 
 export function readConfigIssues(issues: readonly Issue[], input: unknown): ConfigIssueReport {

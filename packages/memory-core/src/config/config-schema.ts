@@ -16,6 +16,7 @@ import {
   oneOf,
   positiveInteger,
   positiveNumber,
+  sha256Hex,
   sqlName,
 } from "./config-fields.js";
 
@@ -149,6 +150,10 @@ export const memorySettingsSchema = z.strictObject(
      *  (~0.6 KB each with 150-character contents; with longer ones fewer: at most 1,024 characters
      *  of text per row allowed; 0 = none). */
     sqliteRowCacheSize: nonNegativeInteger().default(16_384),
+    /** SQLite: the most the database file may hold, in MiB (`PRAGMA max_page_count`), the storage
+     *  quota a host gives a tenant; a write past it is refused with STORAGE_FULL, as on a full
+     *  disk. Never below the file's size when opened (the cap is then that size). 0 = no cap. */
+    maxDatabaseMb: nonNegativeNumber().default(0),
     recallLimitMax: positiveInteger().default(1_000),
     closeTimeoutMs: nonNegativeInteger().default(10_000),
     /** Where local ONNX models are downloaded from. */
@@ -157,12 +162,16 @@ export const memorySettingsSchema = z.strictObject(
   expected("a table of memory settings"),
 );
 
-/** One `[[server.tokens]]` entry: exactly one of `token` and `tokenEnv`. */
+/**
+ * One `[[server.tokens]]` entry: exactly one of `token` (the token itself), `tokenEnv` (the variable
+ * holding it) and `tokenSha256` (its SHA-256 digest, lower-cased: the config then holds no credential).
+ */
 const serverTokenSchema = z
   .strictObject(
     {
       token: nonEmptyString().optional(),
       tokenEnv: envVarName().optional(),
+      tokenSha256: sha256Hex().optional(),
       /** Absent means every namespace. */
       namespaces: z
         .array(nonEmptyString(), expected("an array of namespace names"))
@@ -170,11 +179,16 @@ const serverTokenSchema = z
         .optional(),
       readOnly: flag().default(false),
     },
-    expected("a table with token or token_env"),
+    expected("a table with token_sha256, token_env or token"),
   )
   .superRefine((entry, ctx) => {
-    if ((entry.token === undefined) === (entry.tokenEnv === undefined)) {
-      ctx.addIssue({ code: "custom", input: entry, message: "expected exactly one of token or token_env" });
+    const given = [entry.token, entry.tokenEnv, entry.tokenSha256].filter((value) => value !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        input: entry,
+        message: "expected exactly one of token, token_env or token_sha256",
+      });
     }
   });
 

@@ -76,6 +76,30 @@ describe.skipIf(process.platform === "win32")("inline secrets and file permissio
     expect(config.server.tokens).toEqual([{ tokenEnv: "ADMIN_TOKEN", readOnly: false }]);
   });
 
+  it("a world-readable file holding only token hashes loads where a server starts, without a warning", async () => {
+    const digest = "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08";
+    const path = await configFile(
+      `[[server.tokens]]\n# ci\ntoken_sha256 = "${digest}"\nnamespaces = ["ci"]\n\n` +
+        '[[server.tokens]]\ntoken_env = "ADMIN_TOKEN"\n',
+      0o644,
+    );
+    const logger = captureLogger();
+    const config = await loadConfig(path, { logger, inlineTokens: "refuse" });
+
+    expect(config.server.tokens).toEqual([
+      { tokenSha256: digest.toLowerCase(), namespaces: ["ci"], readOnly: false },
+      { tokenEnv: "ADMIN_TOKEN", readOnly: false },
+    ]);
+    expect(logger.records).toEqual([]);
+  });
+
+  it("the refusal of an inline token names token_sha256 as a way out", async () => {
+    const path = await configFile(INLINE_TOKEN, 0o644);
+    const error = await rejectionOf(loadConfig(path, { inlineTokens: "refuse" }));
+
+    expect(error.message).toContain("token_sha256, from claw-memory token create NAME");
+  });
+
   it("a world-readable file with an inline API key loads with a warning", async () => {
     const path = await configFile('[providers.openai]\napi_key = "sk-test"\n', 0o644);
     const logger = captureLogger();

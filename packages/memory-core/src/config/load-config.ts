@@ -1,5 +1,5 @@
 // Loads the TOML config file: read, parse, snake_case → camelCase, validate, and refuse inline
-// tokens in a file anyone on the machine can read.
+// tokens in a file anyone on the machine can read (token hashes are not tokens).
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import { type Logger, MemoryError, silentLogger } from "@claw/memory-api";
@@ -100,7 +100,8 @@ function checkInlineSecrets(
   logger: Logger,
   inlineTokens: "refuse" | "warn",
 ): void {
-  // Windows has no POSIX permission bits: stat reports 0o666 for every writable file.
+  // Windows has no POSIX permission bits: stat reports 0o666 for every writable file. A token_sha256
+  // is not a credential: a file holding only hashes (and token_env names) may be read by anyone.
   if (process.platform === "win32" || (mode & WORLD_READABLE) === 0) return;
   const permissions = (mode & 0o777).toString(8).padStart(3, "0");
   const index = config.server.tokens.findIndex((entry) => entry.token !== undefined);
@@ -108,7 +109,8 @@ function checkInlineSecrets(
     const key = formatConfigKey(["server", "tokens", index, "token"]);
     const problem =
       `expected a config file holding an inline token not to be world-readable, got mode ${permissions} ` +
-      `on ${path}: run chmod 600 ${path}, or use token_env instead of token`;
+      `on ${path}: run chmod 600 ${path}, or store its hash (token_sha256, from claw-memory token create NAME) ` +
+      "or use token_env instead of token";
     if (inlineTokens === "refuse") throw MemoryError.invalidInput(key, problem);
     logger.warn(`${key}: ${problem}`, { key, source: path });
   }

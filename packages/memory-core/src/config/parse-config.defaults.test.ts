@@ -51,6 +51,7 @@ describe("parseConfig defaults", () => {
       sqliteCacheMib: 16,
       sqliteMmapMib: 2048,
       sqliteRowCacheSize: 16_384,
+      maxDatabaseMb: 0,
       recallLimitMax: 1000,
       closeTimeoutMs: 10000,
       modelBaseUrl: "https://huggingface.co",

@@ -92,11 +92,11 @@ describe("invalid values are INVALID_INPUT naming the TOML key", () => {
     expect(error.field).toBe("memory.merge_strategy.vector_weight");
   });
 
-  it("a token with neither token nor token_env names the entry", () => {
+  it("a token with none of token, token_env and token_sha256 names the entry", () => {
     const error = invalid({ server: { tokens: [{ namespaces: ["tenant-a"] }] } });
 
     expect(error.field).toBe("server.tokens[0]");
-    expect(error.message).toContain("expected exactly one of token or token_env");
+    expect(error.message).toContain("expected exactly one of token, token_env or token_sha256");
   });
 
   it("a token with both names the entry, and does not repeat the secret", () => {

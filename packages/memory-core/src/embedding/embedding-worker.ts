@@ -9,6 +9,13 @@ import { contentHash } from "../text/content-hash.js";
 import { DeferredQueue } from "./deferred-queue.js";
 import { clipText, maxInputChars, requestEmbeddings, tokenBudgetBatches } from "./provider-request.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from "./retry-policy.js";
+import {
+  isStorageFull,
+  keepWithoutRoom,
+  lookupWithoutRoom,
+  WaitingForRoom,
+  writeWhenRoom,
+} from "./room-for-vectors.js";
 
 /** The rows of a store as the worker sees them. */
 export interface VectorRows {
@@ -67,16 +74,23 @@ export class EmbeddingWorker {
   private readonly jobs: DeferredQueue<EmbedJob>;
   /** Rows claimed by batches still running, released if close() gives up on them. */
   private readonly claimedInFlight = new Set<readonly EmbedJob[]>();
+  /** Deferred jobs whose vectors found no room (room-for-vectors.ts). */
+  private readonly parked: WaitingForRoom;
+  /** Aborted when close() starts: writes waiting for room stop waiting. */
+  private readonly closing = new AbortController();
   lastError: string | undefined;
 
   constructor(private readonly options: EmbeddingWorkerOptions) {
+    this.parked = new WaitingForRoom(options.logger);
     this.jobs = new DeferredQueue<EmbedJob>({
       concurrency: options.concurrency,
       nextBatch: (queued) => this.batches(queued).next().value ?? [],
       run: (batch) => this.embedJobs(batch),
       onError: (error, batch, stopped) => {
+        // The store is closing: backfill, or the next process's sweep, embeds these later.
+        if (stopped || this.closing.signal.aborted) return;
         this.lastError = (error as Error).message;
-        if (stopped) return; // the store is closing; backfill embeds these later
+        if (isStorageFull(error)) return this.parked.park(batch, this.lastError);
         this.options.logger.warn("deferred embedding failed; the entries stay keyword-only until backfill", {
           entries: batch.length,
           error: this.lastError,
@@ -94,9 +108,17 @@ export class EmbeddingWorker {
     return this.jobs.pending;
   }
 
-  /** Queues rows for background embedding (see DeferredQueue for batching and coalescing). */
+  /** Entries whose vectors wait for room in the store. */
+  get waitingForRoom(): number {
+    return this.parked.size;
+  }
+
+  /**
+   * Queues rows for background embedding (see DeferredQueue for batching and coalescing), with
+   * the jobs whose vectors found no room: a write just went through.
+   */
   enqueue(jobs: readonly EmbedJob[]): void {
-    this.jobs.enqueue(jobs);
+    this.jobs.enqueue([...this.parked.take(), ...jobs]);
   }
 
   /** Claims and embeds these rows now; returns how many received a vector. */
@@ -138,10 +160,8 @@ export class EmbeddingWorker {
     jobs: readonly EmbedJob[],
     compute: (texts: string[]) => Promise<Float32Array[]>,
   ): Promise<{ written: number; sent: number }> {
-    const { provider, cache } = this.options;
     const model = this.cacheModel();
-    const vectors = await cache.get(
-      provider.id,
+    const vectors = await this.cacheGet(
       model,
       jobs.map((j) => j.hash),
     );
@@ -150,7 +170,7 @@ export class EmbeddingWorker {
       // `compute` checks what it returns: one vector of the provider's size per text.
       const fresh = await compute(misses.map((j) => this.clip(j.content)));
       const entries = misses.map((j, i) => [j.hash, fresh[i] as Float32Array] as const);
-      await cache.put(provider.id, model, entries);
+      await this.cachePut(model, entries);
       for (const [hash, vector] of entries) vectors.set(hash, vector);
     }
     return { written: await this.write(jobs, vectors), sent: misses.length };
@@ -181,13 +201,29 @@ export class EmbeddingWorker {
     return items.map((item) => vectors.get(item.hash) as Float32Array);
   }
 
-  /** Resolves when no deferred job of this process is queued or running. */
+  /**
+   * Resolves when no deferred job of this process is queued or running. Jobs whose vectors found
+   * no room are tried again first; if the store is still full they wait again once the retries of
+   * `retry` run out, and flush() resolves with their entries still missing a vector.
+   */
   flush(): Promise<void> {
+    const parked = this.parked.take();
+    if (parked.length > 0) this.jobs.enqueue(parked);
     return this.jobs.flush();
   }
 
   /** Stops taking jobs and waits up to `timeoutMs` for running ones; true when everything finished. */
   async close(timeoutMs: number): Promise<boolean> {
+    this.closing.abort();
+    const parked = this.parked.take();
+    if (parked.length > 0) {
+      this.options.logger.warn(
+        "closing with entries whose vectors found no room; backfill embeds them later",
+        {
+          entries: parked.length,
+        },
+      );
+    }
     const finished = await this.jobs.drain(timeoutMs);
     if (!finished) {
       this.options.logger.warn("closing with embeddings still pending; backfill will embed them later", {
@@ -223,7 +259,11 @@ export class EmbeddingWorker {
     this.claimedInFlight.add(claimed);
     try {
       const vectors = await this.cachedVectors(claimed, signal);
-      written = await this.write(claimed, vectors);
+      const stop =
+        signal === undefined ? this.closing.signal : AbortSignal.any([signal, this.closing.signal]);
+      // Once a batch has waited for room in vain, the others try once: flush() stays short.
+      const retry = this.parked.size > 0 ? { ...this.options.retry, maxRetries: 0 } : this.options.retry;
+      written = await writeWhenRoom(() => this.write(claimed, vectors), retry, this.options.logger, stop);
     } catch (error) {
       await this.options.rows.release(claimed).catch(() => {
         // The failure that brought us here is the one to report; the lease frees the rows later.
@@ -233,6 +273,7 @@ export class EmbeddingWorker {
       this.claimedInFlight.delete(claimed);
     }
     this.lastError = undefined; // the provider answers again: no longer a reason to report
+    this.parked.roomFound();
     return written;
   }
 
@@ -249,10 +290,8 @@ export class EmbeddingWorker {
     items: readonly { hash: string; content: string }[],
     signal?: AbortSignal,
   ): Promise<Map<string, Float32Array>> {
-    const { provider, cache } = this.options;
     const model = this.cacheModel();
-    const found = await cache.get(
-      provider.id,
+    const found = await this.cacheGet(
       model,
       items.map((i) => i.hash),
     );
@@ -277,12 +316,27 @@ export class EmbeddingWorker {
           },
         );
         const fresh = batch.map((item, j) => [item.hash, vectors[j] as Float32Array] as const);
-        await cache.put(provider.id, model, fresh);
+        await this.cachePut(model, fresh);
         for (const [hash, vector] of fresh) found.set(hash, vector);
       });
       await Promise.all(wave);
     }
     return found;
+  }
+
+  /** Cached vectors by hash; none when the store is full. */
+  private cacheGet(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
+    const { cache, provider } = this.options;
+    return lookupWithoutRoom(
+      () => cache.get(provider.id, model, hashes),
+      () => new Map(),
+    );
+  }
+
+  /** Caches vectors, unless the store is full. */
+  private cachePut(model: string, entries: ReadonlyArray<readonly [string, Float32Array]>): Promise<void> {
+    const { cache, provider } = this.options;
+    return keepWithoutRoom(() => cache.put(provider.id, model, entries), this.options.logger);
   }
 
   /** Dimensions are part of the cache key: one model can answer in several sizes. */

@@ -32,8 +32,11 @@ export async function withRetries<T>(
     now?: () => number;
     random?: () => number;
     onRetry?: (error: unknown, waitMs: number) => void;
+    /** Which failures are retried; default: MemoryErrors marked retryable. */
+    retryIf?: (error: unknown) => boolean;
   } = {},
 ): Promise<T> {
+  const retryIf = options.retryIf ?? ((error: unknown) => isMemoryError(error) && error.retryable);
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const started = now();
@@ -41,9 +44,10 @@ export async function withRetries<T>(
     try {
       return await attempt();
     } catch (error) {
-      if (!isMemoryError(error) || !error.retryable || retry >= policy.maxRetries) throw error;
+      if (!retryIf(error) || retry >= policy.maxRetries) throw error;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry) * (0.5 + random() / 2);
-      const wait = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : backoff;
+      const retryAfter = isMemoryError(error) ? error.retryAfterSeconds : undefined;
+      const wait = retryAfter !== undefined ? retryAfter * 1000 : backoff;
       if (now() + wait - started > policy.deadlineMs) throw error;
       options.onRetry?.(error, wait);
       await sleep(wait, undefined, { signal: options.signal });

@@ -33,5 +33,8 @@ export interface BackendMemoryOptions {
   actor?: string;
 }
 
-/** A Memory with every optional method (embed) implemented: what createBackendMemory returns. */
-export type BackendMemory = Memory & Required<Pick<Memory, "embed">>;
+/**
+ * A Memory with every optional method (embed, replaceHistory) implemented: what createBackendMemory
+ * returns (replaceHistory is UNAVAILABLE where the backend has none).
+ */
+export type BackendMemory = Memory & Required<Pick<Memory, "embed" | "replaceHistory">>;

@@ -3,6 +3,8 @@
 // here is fixed for every storage engine.
 import type {
   ActorOption,
+  BackupOptions,
+  BackupReport,
   EmbedTextsOptions,
   EntryRef,
   EntryWrite,
@@ -30,6 +32,7 @@ import type { MemoryContext } from "../memory-context.js";
 import { uuidV7 } from "../uuid-v7.js";
 import * as check from "../validate-input.js";
 import type { BackendMemory, BackendMemoryOptions } from "./backend-memory-options.js";
+import { backupVia } from "./backup-call.js";
 import { writeBulk } from "./bulk-write.js";
 import { type CachedRecall, createCachedRecall } from "./cached-recall.js";
 import { toEntryWrite } from "./entry-write.js";
@@ -69,6 +72,7 @@ class MemoryFacade implements BackendMemory {
   private readonly actor: string;
   private readonly recaller: CachedRecall;
   private readonly historyCalls: HistoryCalls;
+  readonly replaceHistory = (history: Iterable<MemoryVersion>) => this.historyCalls.replaceHistory(history);
   private readonly vectors: WriteVectors;
   private readonly warned = new Set<string>();
   private closing: Promise<void> | null = null;
@@ -108,6 +112,7 @@ class MemoryFacade implements BackendMemory {
       afterWrite: (changed) => this.afterWrite(changed),
       embedLater: (jobs) => this.vectors.afterWrite(jobs),
       warnOnce: (reason, data) => this.warnOnce(reason, data),
+      assertOpen: () => this.assertOpen(),
     });
   }
 
@@ -189,17 +194,14 @@ class MemoryFacade implements BackendMemory {
   }
 
   async history(key: string, options: HistoryOptions = {}): Promise<MemoryVersion[]> {
-    this.assertOpen();
     return this.historyCalls.history(key, options);
   }
 
   async restore(key: string, version: number, options: RestoreOptions = {}): Promise<MemoryEntry> {
-    this.assertOpen();
     return this.historyCalls.restore(key, version, options);
   }
 
   async purgeExpired(options: ActorOption = {}): Promise<number> {
-    this.assertOpen();
     return this.historyCalls.purgeExpired(options);
   }
 
@@ -299,6 +301,11 @@ class MemoryFacade implements BackendMemory {
     const request = topCoreRequestOf(limit, options, this.settings);
     this.backend.checkText?.(request.namespace, "namespace");
     return this.backend.topCore(request.namespace, request.limit, this.now().toISOString());
+  }
+
+  async backup(path: string, options: BackupOptions = {}): Promise<BackupReport> {
+    this.assertOpen();
+    return backupVia(this.backend, path, options, this.now());
   }
 
   async healthCheck(): Promise<boolean> {

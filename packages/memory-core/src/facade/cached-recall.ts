@@ -4,10 +4,10 @@
 // computed (another connection or server wrote: PRAGMA data_version, a shared counter), and the
 // façade clears the cache after each of its own writes.
 import type { MemoryBackend, MemoryEntry, RecalledRow, RecallRequest, RecallRow } from "@claw/memory-api";
-import { isMemoryError, MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
 import { HotCache, recallCacheKey } from "../recall/hot-cache.js";
 import { runRecallEngine } from "../recall/recall-engine.js";
+import { storageFailure } from "../storage-failure.js";
 
 export interface CachedRecall {
   /** The entries for `request` (copies: callers cannot change what is cached). */
@@ -62,8 +62,10 @@ export function createCachedRecall(deps: CachedRecallDeps): CachedRecall {
       hot.set(key, { stamp, entries, expires: firstExpiry(entries) });
       return entries.map(copyOf);
     } catch (error) {
-      if (isMemoryError(error) || (error as Error).name === "AbortError") throw error;
-      throw new MemoryError("STORAGE", `storage failure: ${(error as Error).message}`, { cause: error });
+      if ((error as Error).name === "AbortError") throw error;
+      const failure = storageFailure(error);
+      backend.noteFailure?.(failure);
+      throw failure;
     }
   }
 

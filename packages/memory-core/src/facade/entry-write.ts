@@ -133,7 +133,7 @@ function embeddingOf(value: unknown, field: string, dimensions: number | undefin
   return dimensions !== undefined && vector.length === dimensions ? vector : null;
 }
 
-function sourceOf(value: unknown, field: string): EntryWrite["source"] {
+export function sourceOf(value: unknown, field: string): EntryWrite["source"] {
   if (value === undefined || value === null) return null;
   const source = value as { path?: unknown; startLine?: unknown; endLine?: unknown };
   const path = check.requireText(source.path, `${field}.path`, 4096);

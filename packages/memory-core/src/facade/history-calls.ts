@@ -1,5 +1,6 @@
-// history(), restore() and purgeExpired() of the façade, and the history retention it runs after
-// writes: composed into MemoryFacade, which checks that the memory is open first.
+// history(), restore(), purgeExpired() and replaceHistory() of the façade, and the history
+// retention it runs after writes: composed into MemoryFacade, each call checking first that the
+// memory is open.
 import type {
   ActorOption,
   EmbedJob,
@@ -23,6 +24,7 @@ import {
   visibleHistory,
 } from "./history-requests.js";
 import { checkWrite, storable } from "./storable-text.js";
+import { versionsOf } from "./version-input.js";
 
 export interface HistoryCallsDeps {
   backend: MemoryBackend;
@@ -33,12 +35,16 @@ export interface HistoryCallsDeps {
   afterWrite: (changed: boolean) => Promise<void>;
   embedLater: (jobs: EmbedJob[]) => Promise<void>;
   warnOnce: (reason: string, data?: Record<string, unknown>) => void;
+  /** Throws UNAVAILABLE once the memory is closed. */
+  assertOpen: () => void;
 }
 
 export interface HistoryCalls {
   history(key: string, options: HistoryOptions): Promise<MemoryVersion[]>;
   restore(key: string, version: number, options: RestoreOptions): Promise<MemoryEntry>;
   purgeExpired(options: ActorOption): Promise<number>;
+  /** Memory.replaceHistory(): UNAVAILABLE where the backend has no replaceHistory. */
+  replaceHistory(history: Iterable<MemoryVersion>): Promise<number>;
   /** How a deletion is recorded: by `actor` (default the memory's), now. */
   removalNote(action: RemovalChange, actor: string | undefined): RemovalNote;
   /**
@@ -76,6 +82,7 @@ export function createHistoryCalls(deps: HistoryCallsDeps): HistoryCalls {
     },
 
     async history(key, options) {
+      deps.assertOpen();
       check.optionsOf(options, "options");
       const request = historyRequestOf(key, options);
       if (!storable(backend, request.namespace, request.key)) return [];
@@ -84,6 +91,7 @@ export function createHistoryCalls(deps: HistoryCallsDeps): HistoryCalls {
     },
 
     async restore(key, version, options) {
+      deps.assertOpen();
       check.optionsOf(options, "options");
       const { namespace } = historyRequestOf(key, options);
       if (!Number.isInteger(version) || version < 1)
@@ -102,10 +110,29 @@ export function createHistoryCalls(deps: HistoryCallsDeps): HistoryCalls {
     },
 
     async purgeExpired(options) {
+      deps.assertOpen();
       check.optionsOf(options, "options");
       const removed = await backend.deleteExpired(removalNote("expire", actorOf(options.actor, "actor")));
       await deps.afterWrite(removed > 0);
       return removed;
+    },
+
+    async replaceHistory(history) {
+      deps.assertOpen();
+      if (backend.replaceHistory === undefined) {
+        throw new MemoryError(
+          "UNAVAILABLE",
+          `the ${backend.name} store cannot replace its entries' history (a SQLite backup holds it already)`,
+        );
+      }
+      const versions = versionsOf(history, settings, backend.checkText?.bind(backend));
+      if (versions.length === 0) return 0;
+      // The vectors an import just queued are written first: an engine may move the live rows it
+      // updates (PostgreSQL), and a vector written to a row meanwhile would be lost.
+      await backend.embedder?.flush();
+      const written = await backend.replaceHistory(versions);
+      await deps.afterWrite(true);
+      return written;
     },
 
     async pruneWhenDue() {

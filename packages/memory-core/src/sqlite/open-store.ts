@@ -1,5 +1,6 @@
 import type { EmbeddingProvider, Logger } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
+import { applyDatabaseCap, type DatabaseCap } from "./schema/database-cap.js";
 import { createMetaStore } from "./schema/meta-store.js";
 import { migrate } from "./schema/migrate.js";
 import { type ConnectionSizes, openDatabase } from "./schema/open-database.js";
@@ -17,6 +18,8 @@ export interface StoreParts {
   db: Database;
   statements: StatementCache;
   vectors: VectorIndex;
+  /** The `max_database_mb` cap on `db`, and the reserve deletions may use. */
+  cap: DatabaseCap;
   /** Why the store runs degraded, for status(). */
   warnings: string[];
 }
@@ -28,9 +31,14 @@ export interface OpenStoreOptions {
   newId: () => string;
   loadVectorExtension: boolean;
   sizes: ConnectionSizes;
+  /** The `max_database_mb` cap (0 or absent: none). */
+  maxDatabaseMb?: number;
 }
 
-/** Opens the database, migrates it, builds the vector index and applies the provider fingerprint. */
+/**
+ * Opens the database, migrates it, builds the vector index and applies the provider fingerprint;
+ * then caps it at `maxDatabaseMb` (database-cap.ts), so that opening never fails on the cap.
+ */
 export function openStore(options: OpenStoreOptions): StoreParts {
   const { provider, logger } = options;
   const opened = openDatabase(options.path, {
@@ -45,14 +53,18 @@ export function openStore(options: OpenStoreOptions): StoreParts {
     const meta = createMetaStore(db);
     const vectors = createVectorIndex(db, statements, meta, opened.vecVersion !== null, { logger });
     const warnings: string[] = [];
-    if (provider === null) return { db, statements, vectors, warnings };
+    if (provider === null) {
+      const cap = applyDatabaseCap(db, options.maxDatabaseMb ?? 0, logger);
+      return { db, statements, vectors, cap, warnings };
+    }
     if (opened.vecUnavailableReason) warnings.push(opened.vecUnavailableReason);
     if (!nibbleScanAvailable()) {
       warnings.push(NO_SIMD_WARNING);
       logger.warn(NO_SIMD_WARNING);
     }
     applyFingerprint(db, meta, vectors, provider, logger);
-    return { db, statements, vectors, warnings };
+    const cap = applyDatabaseCap(db, options.maxDatabaseMb ?? 0, logger);
+    return { db, statements, vectors, cap, warnings };
   } catch (error) {
     db.close();
     throw error;

@@ -13,6 +13,8 @@ import { MemoryError } from "@claw/memory-api";
 import { createBackendEmbedder } from "../embedding/backend-embedder.js";
 import { EmbeddingWorker, workerSettingsOf } from "../embedding/embedding-worker.js";
 import type { BackendOpenOptions } from "../facade/backend-memory.js";
+import { onlineBackup } from "./backup/online-backup.js";
+import { createDamageWatch } from "./damage-watch.js";
 import { openStore } from "./open-store.js";
 import type { RankRow } from "./reads/entry-row.js";
 import { rowToEntry } from "./reads/entry-row.js";
@@ -23,7 +25,7 @@ import { createWalCheckpointer } from "./schema/wal-checkpointer.js";
 import { createIndexMerge } from "./search/fts-index-merge.js";
 import { rebuildFullText } from "./search/rebuild-full-text.js";
 import { recalledEntries, sqliteRecallSource } from "./search/recall-source.js";
-import { readStatus } from "./sqlite-status.js";
+import { readStatusOf } from "./sqlite-status.js";
 import { createStorageGuard } from "./storage-guard.js";
 import { createBatchBackfill } from "./vectors/batch-backfill.js";
 import { createEmbeddingCache } from "./vectors/embedding-cache.js";
@@ -52,22 +54,34 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     newId: options.newId,
     loadVectorExtension: options.loadVectorExtension,
     sizes,
+    maxDatabaseMb: settings.maxDatabaseMb,
   });
-  const { db, statements, vectors, warnings } = parts;
+  const { db, statements, vectors, cap, warnings } = parts;
   let closed = false;
+  /** Backups under way: close() lets them finish before the connection goes. */
+  const backups = new Set<Promise<unknown>>();
   const assertOpen = () => {
     if (closed) throw new MemoryError("UNAVAILABLE", "this memory is closed");
   };
-  const guard = createStorageGuard(assertOpen);
+  const damage = createDamageWatch({ path: options.path, logger, now: options.now });
+  const notice = (error: MemoryError) => damage.notice(error);
+  const guard = createStorageGuard(assertOpen, notice);
+  // Writes are refused once the file is known to be damaged (damage-watch.ts); reads go on.
+  const assertWritable = () => {
+    assertOpen();
+    damage.assertWritable();
+  };
+  const writeGuard = createStorageGuard(assertWritable, notice);
   const writer = createEntryWriter({
     db,
     statements,
     vectors,
     indexMerge: createIndexMerge(statements, logger),
     newId: options.newId,
-    assertOpen,
-    guard,
+    assertOpen: assertWritable,
+    guard: writeGuard,
     cacheKib: sizes.cacheKib,
+    cap,
   });
   const checkpointer = createWalCheckpointer({
     db,
@@ -185,7 +199,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     history: async (namespace, key, limit) =>
       guard(() => history.readHistory(statements, namespace, key, limit)),
     pruneHistory: async (retention, now) =>
-      guard(() => db.transaction(() => history.pruneVersions(statements, retention, now)).immediate()),
+      writeGuard(() => db.transaction(() => history.pruneVersions(statements, retention, now)).immediate()),
 
     get: async (namespace, key, aliveAt) => guard(() => read.getEntry(statements, namespace, key, aliveAt)),
     list: async (filter, limit, offset) => guard(() => read.listEntries(statements, filter, limit, offset)),
@@ -214,17 +228,31 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
       listeners.push(listener);
     },
 
-    rebuildKeywordIndex: async () => guard(() => rebuildFullText(db, statements)),
+    rebuildKeywordIndex: async () => writeGuard(() => rebuildFullText(db, statements)),
     async clearVectors() {
-      guard(() => db.prepare("UPDATE memories SET embedding = NULL, embedding_content_hash = NULL").run());
+      writeGuard(() =>
+        db.prepare("UPDATE memories SET embedding = NULL, embedding_content_hash = NULL").run(),
+      );
       vectors.clear();
       if (embedder !== null) vectors.ensure(embedder.provider.dimensions);
     },
 
-    status: async () => guard(() => readStatus({ db, path: options.path, worker, vectors })),
+    status: async () => {
+      assertOpen();
+      return readStatusOf({ db, path: options.path, worker, vectors }, damage, notice);
+    },
+    noteFailure: notice,
+    async backup(request) {
+      assertOpen();
+      const running = onlineBackup(db, options.path, request);
+      const tracked: Promise<unknown> = running.catch(() => {}).finally(() => backups.delete(tracked));
+      backups.add(tracked);
+      return running;
+    },
     ping: async () => (db.prepare("SELECT 1 AS ok").get() as { ok: number }).ok === 1,
     async close() {
       closed = true;
+      await Promise.all(backups);
       await vectors.close();
       await checkpointer.close();
       statements.clear();

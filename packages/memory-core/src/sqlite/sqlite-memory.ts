@@ -1,11 +1,12 @@
 // The embedded default: the façade (createBackendMemory) over one SQLite file.
-import { isMemoryError, MemoryError, silentLogger } from "@claw/memory-api";
+import { silentLogger } from "@claw/memory-api";
 import { DEFAULT_CONFIG } from "../config/config-schema.js";
 import {
   type BackendMemory,
   type BackendMemoryOptions,
   createBackendMemory,
 } from "../facade/backend-memory.js";
+import { storageFailure } from "../storage-failure.js";
 import { uuidV7 } from "../uuid-v7.js";
 import { openSqliteBackend } from "./sqlite-backend.js";
 
@@ -42,10 +43,7 @@ export const SqliteMemory = {
         loadVectorExtension: options.loadVectorExtension ?? true,
       });
     } catch (error) {
-      if (isMemoryError(error)) throw error;
-      throw new MemoryError("STORAGE", `cannot open ${options.path}: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw storageFailure(error, `cannot open ${options.path}`);
     }
     return createBackendMemory(backend, { ...options, settings, logger, now, newId });
   },

@@ -1,7 +1,9 @@
 import { statSync } from "node:fs";
-import type { MemoryStatus } from "@claw/memory-api";
+import type { MemoryError, MemoryStatus } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
+import { storageFailure } from "../storage-failure.js";
+import { type DamageWatch, damageAdvice } from "./damage-watch.js";
 import { SCHEMA_VERSION } from "./schema/schema.js";
 import type { VectorIndex } from "./vectors/vector-index.js";
 
@@ -38,6 +40,43 @@ export function readStatus(sources: StatusSources): MemoryStatus {
   };
   const size = fileSize(sources.path) + fileSize(`${sources.path}-wal`);
   if (size > 0) status.sizeBytes = size;
+  return status;
+}
+
+/**
+ * readStatus(), and what is known of damage to the file: `corrupt` (and a warning) says what and
+ * the command to run. Counting a damaged table can itself fail: the status then has no counts.
+ */
+export function readStatusOf(
+  sources: StatusSources,
+  damage: DamageWatch,
+  notice: (error: MemoryError) => void,
+): MemoryStatus {
+  let status: MemoryStatus;
+  try {
+    status = readStatus(sources);
+  } catch (error) {
+    const failure = storageFailure(error);
+    notice(failure);
+    if (failure.code !== "CORRUPT") throw failure;
+    status = {
+      backend: "sqlite",
+      path: sources.path,
+      entries: 0,
+      namespaces: 0,
+      pendingEmbeddings: 0,
+      missingEmbeddings: 0,
+      embedding: null,
+      vector: "none",
+      fts: false,
+      schemaVersion: SCHEMA_VERSION,
+    };
+  }
+  if (damage.note !== null) {
+    const advice = damageAdvice(sources.path, damage.note);
+    status.corrupt = advice;
+    status.warnings = [...(status.warnings ?? []), advice];
+  }
   return status;
 }
 

@@ -1,23 +1,27 @@
 // Error guarding for the SQLite backend: SQLite (and any other unexpected) failures surface as MemoryError
-// STORAGE; MemoryErrors pass through unchanged.
-import { isMemoryError, MemoryError } from "@claw/memory-api";
+// STORAGE (CORRUPT for a damaged file, STORAGE_FULL for a full disk); MemoryErrors pass through unchanged.
+import { isMemoryError, type MemoryError } from "@claw/memory-api";
+import { storageFailure } from "../storage-failure.js";
 
 /** Runs `fn` once the store is known to be open, turning its failures into STORAGE. */
 export type StorageGuard = <T>(fn: () => T) => T;
 
-/** SQLite failures surface as STORAGE; MemoryErrors pass through unchanged. `assertOpen` runs first. */
-export function createStorageGuard(assertOpen: () => void): StorageGuard {
+/**
+ * SQLite failures surface as STORAGE (or CORRUPT, STORAGE_FULL); MemoryErrors pass through
+ * unchanged. `assertOpen` runs first; `onFailure` sees every failure as the MemoryError thrown.
+ */
+export function createStorageGuard(
+  assertOpen: () => void,
+  onFailure: (error: MemoryError) => void = () => {},
+): StorageGuard {
   return <T>(fn: () => T): T => {
     assertOpen();
     try {
       return fn();
     } catch (error) {
-      if (isMemoryError(error)) throw error;
-      throw storageFailure(error);
+      const failure = isMemoryError(error) ? error : storageFailure(error);
+      onFailure(failure);
+      throw failure;
     }
   };
-}
-
-function storageFailure(error: unknown): MemoryError {
-  return new MemoryError("STORAGE", `storage failure: ${(error as Error).message}`, { cause: error });
 }

@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Memory } from "@claw/memory-api";
 import { describe, expect, it } from "vitest";
 import { expectInvalid, keysOf, type MemoryContractHarness, openContractMemory } from "./contract-harness.js";
@@ -60,6 +62,8 @@ export function describeHostileInputContract(harness: MemoryContractHarness): vo
       ["topCoreMemories", "options", (m, v) => m.topCoreMemories(5, v)],
       ["reindex", "options", (m, v) => m.reindex(v)],
       ["backfillEmbeddings", "options", (m, v) => m.backfillEmbeddings(8, v)],
+      // Refused before anything is written.
+      ["backup", "options", (m, v) => m.backup(join(tmpdir(), "claw-memory-never-written.db"), v)],
     ];
     it.each(calls)("%s", async (_name, field, call) => {
       const memory = await open();

@@ -9,7 +9,9 @@ export {
   manualClock,
   openContractMemory,
 } from "./contract-harness.js";
+export { damagedCopy, leafPagesOf, rowidsOnLeafPage } from "./damaged-copy.js";
 export { describeMemoryContract } from "./memory-contract.js";
 export { captureProcessWarnings } from "./process-warnings.js";
+export { rejectionOf } from "./rejection-of.js";
 export { openTempSqliteMemory, recordingLogger } from "./temp-memory.js";
 export { WHERE_CASES, WHERE_ROWS } from "./where-cases.js";

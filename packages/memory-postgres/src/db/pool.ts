@@ -1,5 +1,6 @@
 // The connection pool and how its failures become MemoryErrors.
-import { isMemoryError, MemoryError } from "@claw/memory-api";
+import { isMemoryError } from "@claw/memory-api";
+import { storageFailure } from "@claw/memory-core";
 import pg from "pg";
 import { preparesStatements, statementName } from "./statement-names.js";
 
@@ -87,8 +88,7 @@ const RETRYABLE = new Set(["40001", "40P01", "57P01", "08000", "08003", "08006",
 export function storageError(error: unknown, what = "storage failure"): unknown {
   if (isMemoryError(error) || (error as Error)?.name === "AbortError") return error;
   const code = (error as { code?: string }).code;
-  return new MemoryError("STORAGE", `${what}: ${(error as Error).message}`, {
-    cause: error,
+  return storageFailure(error, what, {
     retryable: code !== undefined && (RETRYABLE.has(code) || code.startsWith("08")),
   });
 }

@@ -2,6 +2,8 @@
 // changes counted for the full-text index merge (the façade clears its recall cache after each).
 import type { BulkWrites, RemovalNote } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
+import { storageFailureCode } from "../../storage-failure.js";
+import type { DatabaseCap } from "../schema/database-cap.js";
 import type { StatementCache } from "../schema/statement-cache.js";
 import { unindexFullTextWhere } from "../search/fts-index.js";
 import type { IndexMerge } from "../search/fts-index-merge.js";
@@ -30,6 +32,11 @@ export interface EntryWriterOptions {
   guard: StorageGuard;
   /** The connection's page cache, in KiB: a bulk write raises it to BULK_CACHE_KIB at least. */
   cacheKib: number;
+  /**
+   * The `max_database_mb` cap: deletions that erase what they remove may use its reserve
+   * (database-cap.ts), so that a full store can be emptied. Absent: no cap.
+   */
+  cap?: DatabaseCap;
 }
 
 export interface EntryWriter {
@@ -87,40 +94,78 @@ export function walPagesOf(entries: number, contentLength: number): number {
 export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
   const { db, statements, vectors, indexMerge, newId, assertOpen, guard } = options;
 
+  /** Set when a write found the disk full, until one goes through again. */
+  let roomWanted = false;
+
+  /**
+   * Copies the log into the database file without waiting for anyone (PASSIVE); once it is all
+   * copied, the next write starts the log again from its beginning instead of growing it. On a
+   * full disk the log would otherwise eat the room freed for the database: it is only copied back
+   * at 1 000 pages, which a small disk may never hold. Failing (no room for the file to grow
+   * either) costs nothing: it is tried again before the next write.
+   */
+  function checkpointForRoom(): void {
+    try {
+      db.pragma("wal_checkpoint(PASSIVE)");
+    } catch {
+      // Still no room.
+    }
+  }
+
   /** One transaction; on rollback the in-memory vector codes may be ahead of the database. */
   function transact<T>(fn: () => T): T {
+    if (roomWanted) checkpointForRoom();
     try {
-      return db.transaction(fn).immediate();
+      const result = db.transaction(fn).immediate();
+      roomWanted = false;
+      return result;
     } catch (error) {
       vectors.invalidate();
+      if (storageFailureCode(error) === "STORAGE_FULL") {
+        roomWanted = true;
+        checkpointForRoom();
+      }
       throw error;
     }
   }
 
+  /**
+   * A deletion's transaction: under a `max_database_mb` cap, one that erases what it removes may
+   * use the cap's reserve (database-cap.ts), so that a full store can be emptied.
+   */
+  function transactDeletion<T>(erases: boolean, fn: () => T): T {
+    const cap = options.cap;
+    if (!erases || cap === undefined || cap.pages === null) return transact(fn);
+    // Without FTS5's automatic merges, which may rewrite several segments before the deletion
+    // frees any page: its deletions are merged later, a step after each write.
+    return cap.freeing(() => transact(() => indexMerge.writeWhole(fn)));
+  }
+
+  /** Deletes the entries matching `where`; must run inside a transaction. */
+  function deleteRows(where: string, params: unknown[], record: DeletionRecord): number {
+    if (typeof record === "function") record();
+    else recordDeletionWhere(statements, where, params, record);
+    vectors.removeWhere(where, params);
+    // Turns that followed a deleted one are re-indexed, so no deleted text stays findable
+    // through their context.
+    const turns = turnsWhere(statements, where, params);
+    unindexFullTextWhere(statements, where, params);
+    unindexFieldsWhere(statements, where, params);
+    const changes = statements.get(`DELETE FROM memories AS m WHERE ${where}`).run(...params).changes;
+    for (const turn of turns) refreshNextTurn(statements, turn);
+    return changes;
+  }
+
   function deleteWhere(where: string, params: unknown[], record: DeletionRecord): number {
     assertOpen();
-    const removed = guard(() =>
-      transact(() => {
-        if (typeof record === "function") record();
-        else recordDeletionWhere(statements, where, params, record);
-        vectors.removeWhere(where, params);
-        // Turns that followed a deleted one are re-indexed, so no deleted text stays findable
-        // through their context.
-        const turns = turnsWhere(statements, where, params);
-        unindexFullTextWhere(statements, where, params);
-        unindexFieldsWhere(statements, where, params);
-        const changes = statements.get(`DELETE FROM memories AS m WHERE ${where}`).run(...params).changes;
-        for (const turn of turns) refreshNextTurn(statements, turn);
-        return changes;
-      }),
-    );
-    return removed;
+    const erases = typeof record === "function" || record.eraseHistory === true;
+    return guard(() => transactDeletion(erases, () => deleteRows(where, params, record)));
   }
 
   /** Deletes the pairs; must run inside a transaction. */
   function removeRefs(pairs: readonly [string, string][], note: RemovalNote): number {
     let removed = 0;
-    for (const pair of pairs) removed += deleteWhere("m.namespace = ? AND m.key = ?", pair, note);
+    for (const pair of pairs) removed += deleteRows("m.namespace = ? AND m.key = ?", pair, note);
     return removed;
   }
 
@@ -166,7 +211,7 @@ export function createEntryWriter(options: EntryWriterOptions): EntryWriter {
   }
 
   function deleteRefs(pairs: readonly [string, string][], note: RemovalNote): number {
-    return guard(() => transact(() => removeRefs(pairs, note)));
+    return guard(() => transactDeletion(note.eraseHistory === true, () => removeRefs(pairs, note)));
   }
 
   return {
