@@ -63,6 +63,8 @@ const ROUTES_FOR_B: ReadonlyArray<{ name: string; request: InjectOptions }> = [
   { name: "hygiene", request: { method: "POST", url: "/v1/admin/hygiene", payload: { force: true } } },
   { name: "purge expired", request: { method: "POST", url: "/v1/admin/purge-expired" } },
   { name: "snapshot", request: { method: "POST", url: "/v1/admin/snapshot" } },
+  { name: "backup", request: { method: "POST", url: "/v1/admin/backup" } },
+  { name: "doctor", request: { method: "POST", url: "/v1/admin/doctor" } },
   { name: "metrics", request: { method: "GET", url: "/metrics" } },
 ];
 
@@ -94,6 +96,8 @@ const WRITE_ROUTES: ReadonlyArray<{ name: string; request: InjectOptions }> = [
   { name: "hygiene", request: { method: "POST", url: "/v1/admin/hygiene" } },
   { name: "purge expired", request: { method: "POST", url: "/v1/admin/purge-expired" } },
   { name: "snapshot", request: { method: "POST", url: "/v1/admin/snapshot" } },
+  { name: "backup", request: { method: "POST", url: "/v1/admin/backup" } },
+  { name: "doctor", request: { method: "POST", url: "/v1/admin/doctor" } },
 ];
 
 async function seededB(memory: Memory): Promise<void> {
