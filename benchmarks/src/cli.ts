@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `pnpm bench [suite...] [--profile ci|full|large] [--out dir] [--data dir] [--gate file | --no-gate]`
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,13 +14,14 @@ const PROFILES: readonly Profile[] = ["ci", "full", "large"];
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const repoDir = resolve(packageDir, "..");
 
-const USAGE = `usage: pnpm bench [${Object.keys(SUITES).join("|")} ...] [--profile ci|full|large] [--out DIR] [--data DIR] [--gate FILE | --no-gate]
-  --profile  ci (small, gated, < 5 min), full (the README's figures) or large (speed only: 1M entries
+const USAGE = `usage: pnpm bench [${Object.keys(SUITES).join("|")} ...] [--profile ci|full|large] [--out DIR] [--data DIR] [--gate FILE | --no-gate] [--no-docs]
+  --profile  ci (small, gated, < 5 min), full (the figures of docs/benchmarks.md) or large (speed only: 1M entries
              with every corpus distribution, tens of minutes; other suites are skipped); default ci
   --out      where results.json, report.md and the SVG charts go; default benchmarks/results/<profile>
   --data     the shared data directory; default ../shared/data beside the repository
   --gate     the baseline file of gates; default benchmarks/baseline.json in the ci profile
-  --no-gate  report only`;
+  --no-gate  report only
+  --no-docs  do not write the tables of a full or large run into docs/benchmarks.md`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -30,6 +32,7 @@ async function main(): Promise<number> {
       data: { type: "string" },
       gate: { type: "string" },
       "no-gate": { type: "boolean", default: false },
+      "no-docs": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -58,6 +61,9 @@ async function main(): Promise<number> {
     outDir,
     gates,
     command: ["pnpm bench", ...process.argv.slice(2)].join(" "),
+    ...commitOf(repoDir),
+    // The page holds figures of full and large runs (and only of runs made on purpose: --no-docs).
+    ...(values["no-docs"] || profile === "ci" ? {} : { docsFile: join(repoDir, "docs", "benchmarks.md") }),
     log: (message) => console.error(`[bench] ${message}`),
   });
   console.log(readFileSync(join(outDir, "report.md"), "utf8"));
@@ -67,6 +73,19 @@ async function main(): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** The commit measured, with "+ changes" when the working tree differs from it; nothing outside git. */
+function commitOf(dir: string): { commit?: string } {
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" }).trim();
+    const head = git("rev-parse", "--short", "HEAD");
+    return {
+      commit: git("status", "--porcelain", "--untracked-files=no") === "" ? head : `${head} + changes`,
+    };
+  } catch {
+    return {};
+  }
 }
 
 function usage(problem: string): number {

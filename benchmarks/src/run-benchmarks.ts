@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { evaluateGates, type Gate } from "./gate/evaluate-gates.js";
+import { writeDocsBlocks } from "./report/docs-blocks.js";
 import { type RunRecord, renderMarkdown } from "./report/markdown-report.js";
 import { renderChart } from "./report/svg-chart.js";
 import { type Profile, type Suite, suiteRunsIn } from "./suite.js";
@@ -14,6 +15,10 @@ export interface RunOptions {
   /** Gates to evaluate, or undefined for none. */
   gates?: Gate[];
   command: string;
+  /** The commit measured, for the report and the docs page. */
+  commit?: string;
+  /** docs/benchmarks.md: a full or large run writes its tables into the page's `bench:` blocks. */
+  docsFile?: string;
   log: (message: string) => void;
 }
 
@@ -32,6 +37,7 @@ export async function runBenchmarks(options: RunOptions): Promise<RunRecord> {
       memoryGb: Math.round(totalmem() / 2 ** 30),
     },
     command: options.command,
+    ...(options.commit === undefined ? {} : { commit: options.commit }),
     figures: [],
     tables: [],
     charts: [],
@@ -65,6 +71,12 @@ export async function runBenchmarks(options: RunOptions): Promise<RunRecord> {
     run.gate = evaluateGates(run.figures, relevant);
   }
   writeOutputs(run, options.outDir);
+  if (options.docsFile !== undefined && options.profile !== "ci") {
+    const { written, missing } = writeDocsBlocks(options.docsFile, run);
+    if (written.length > 0) options.log(`docs: wrote ${written.join(", ")} into ${options.docsFile}`);
+    if (missing.length > 0)
+      options.log(`docs: no bench: markers for ${missing.join(", ")} in ${options.docsFile}`);
+  }
   return run;
 }
 

@@ -1,7 +1,7 @@
 /** What every suite returns, and what the report, the charts and the CI gate read. */
 
 /**
- * `ci` (small, gated), `full` (the README's figures) and `large` (the speed suite at 1M entries
+ * `ci` (small, gated), `full` (the figures of docs/benchmarks.md) and `large` (the speed suite at 1M entries
  * with every corpus distribution: tens of minutes, never in CI). Only the speed suite has a plan
  * for `large`; the runner skips the others there with a log line rather than run a plan that was
  * not made for it.
@@ -45,6 +45,11 @@ export interface TableSpec {
   rows: Array<Array<string | number>>;
   /** One line under the table: what was measured and how. */
   note?: string;
+  /**
+   * The `<!-- bench:NAME -->` block of docs/benchmarks.md a `full` or `large` run writes this table
+   * into (with the other tables of the same NAME, in order); none: the report only.
+   */
+  docs?: string;
 }
 
 export interface SuiteOutput {

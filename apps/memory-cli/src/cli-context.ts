@@ -71,6 +71,10 @@ export class CliContext {
     }
   }
 
+  /**
+   * Progress of a long command on stderr (a bar redrawn on a terminal, else a line every 10%);
+   * nothing with --quiet.
+   */
   progress(label: string): Progress {
     return createProgress(this.deps.stderr, label, { quiet: this.globals.quiet });
   }
@@ -134,6 +138,7 @@ export class CliContext {
     this.closers.push(close);
   }
 
+  /** Closes the memory the command opened and anything registered to close with it, last first. */
   async close(): Promise<void> {
     for (const close of this.closers.splice(0).reverse()) await close();
     const memory = this.opened;

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { EmbeddingProvider, TextGenerator } from "@claw/memory-api";
 
+/** Where the CLI writes: stdout or stderr, or a test's stream; `isTTY` and `columns` shape the output. */
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
 
 /** Everything the CLI takes from the outside world; tests pass their own. */
@@ -10,6 +11,7 @@ export interface CliDeps {
   stdin: Readable & { isTTY?: boolean };
   stdout: OutStream;
   stderr: OutStream;
+  /** The clock; tests pass a fixed one. */
   now: () => Date;
   /** A provider to use instead of resolving one from the config (tests, embedders of the CLI). */
   embeddings?: EmbeddingProvider | null;

@@ -40,6 +40,7 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
+/** The process exit code for an error: usage errors, each MemoryError code, anything else. */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError) return EXIT.usage;
   if (isMemoryError(error)) return EXIT_OF_CODE[error.code] ?? EXIT.failure;

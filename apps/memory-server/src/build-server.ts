@@ -26,6 +26,7 @@ import { SERVER_VERSION } from "./server-version.js";
 import { registerJsonBodyParser } from "./validation/json-body-parser.js";
 import { createValidatorCompiler } from "./validation/validator-compiler.js";
 
+/** What buildServer serves: the memory and config, plus optional tokens, limits, metrics and logger. */
 export interface BuildServerDeps {
   memory: Memory;
   /** The validated configuration (loadConfig / resolveConfig, environment applied). */
@@ -52,6 +53,21 @@ export interface BuildServerDeps {
 /** The longest path parameter: a 4096-byte key with every byte percent-encoded. */
 export const MAX_PARAM_LENGTH = 3 * 4096;
 
+/**
+ * The HTTP API (REST, MCP at `/mcp`, `/openapi.json`, `/metrics`) as a fastify app over `memory`,
+ * not yet listening: for embedding the API in a process that owns the memory. startServer does the
+ * rest (config, tokens, workers, listen).
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from "@claw/memory-core";
+ * import { buildServer } from "@claw/memory-server";
+ *
+ * const memory = await createMemory({ workspaceDir: "./server-data" });
+ * const app = buildServer({ memory, config: memory.context.config });
+ * await app.listen({ host: "127.0.0.1", port: 7878 });
+ * ```
+ */
 export function buildServer(deps: BuildServerDeps): FastifyInstance {
   const logger = deps.logger ?? silentLogger;
   const limits = resolveLimits(deps.config, deps.limits);

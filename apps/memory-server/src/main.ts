@@ -17,6 +17,7 @@ export interface MainIo {
   forceExit(code: number): void;
 }
 
+/** The `claw-memory-server --help` text. */
 export const USAGE = `Usage: claw-memory-server [--workspace DIR] [--config FILE] [--host H] [--port P] [--verbose]
 
   --workspace DIR  where brain.db lives (default $CLAW_MEMORY_WORKSPACE, else ~/.claw-memory)

@@ -6,6 +6,7 @@ import type { MemoryConfig } from "@claw/memory-core";
 import type { RateLimitSettings } from "./auth/rate-limit.js";
 import type { ServerMetrics } from "./metrics/server-metrics.js";
 
+/** The request limits the server enforces; each defaults to its `[server]` setting. */
 export interface ServerLimits {
   /** Largest request body (JSON routes) and largest NDJSON import line. Default `server.body_limit_bytes`. */
   bodyLimitBytes: number;

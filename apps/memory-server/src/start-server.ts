@@ -24,6 +24,9 @@ import { createServerMetrics } from "./metrics/server-metrics.js";
 import { startRecallPool } from "./recall-pool/recall-pool.js";
 import type { ServerLimits } from "./server-context.js";
 
+/**
+ * Options of startServer: the workspace, the config, the address, and what to use instead of resolving it.
+ */
 export interface StartServerOptions {
   /** Default CLAW_MEMORY_WORKSPACE, else ~/.claw-memory. */
   workspaceDir?: string;
@@ -49,6 +52,7 @@ export interface StartServerOptions {
   recallWorkers?: number;
 }
 
+/** A server that is listening: its URL, the fastify app, the memory, and how to stop it. */
 export interface RunningServer {
   /** e.g. http://127.0.0.1:7878 */
   url: string;
@@ -62,6 +66,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the workspace's memory, builds the server and listens: what `claw-memory-server` runs.
+ * Without tokens it refuses to listen on anything but loopback. `close()` stops it and closes the memory.
+ *
+ * @example
+ * ```ts
+ * import { startServer } from "@claw/memory-server";
+ *
+ * const server = await startServer({ workspaceDir: "./server-data", host: "127.0.0.1", port: 7878 });
+ * console.log(server.url); // http://127.0.0.1:7878
+ * await server.close();
+ * ```
+ */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const logger = options.logger ?? silentLogger;

@@ -227,6 +227,7 @@ export const postgresSuite: Suite = {
       tables: [
         {
           title: `PostgreSQL beside SQLite at ${label} entries × ${DIMENSIONS} dims`,
+          docs: "postgres",
           columns: [
             "backend",
             "import (entries/s)",

@@ -60,7 +60,10 @@ export function buildQualityOutput(
       chart(summaries, `${dataset.id}-mrr`, `${level} MRR`, "mrr"),
       depthChart(dataset, summaries),
     ],
-    tables: [pooledTable(dataset, summaries, stats, depth), categoryTable(dataset, summaries)],
+    tables: [
+      { ...pooledTable(dataset, summaries, stats, depth), docs: `quality-${dataset.id}` },
+      categoryTable(dataset, summaries),
+    ],
   };
 }
 

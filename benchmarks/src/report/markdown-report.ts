@@ -9,6 +9,8 @@ export interface RunRecord {
   durationMs: number;
   machine: { node: string; platform: string; cpus: number; memoryGb: number };
   command: string;
+  /** The commit measured (`git rev-parse --short HEAD`, "+ changes" when the tree differs from it). */
+  commit?: string;
   figures: Figure[];
   tables: TableSpec[];
   charts: ChartSpec[];
@@ -20,7 +22,7 @@ export function renderMarkdown(run: RunRecord): string {
   const out: string[] = [
     `# claw-memory benchmarks (${run.profile} profile)`,
     "",
-    `Produced by \`${run.command}\` on ${run.startedAt.slice(0, 10)} in ${(run.durationMs / 1000).toFixed(0)} s — ` +
+    `Produced by \`${run.command}\` on ${run.startedAt.slice(0, 10)} in ${(run.durationMs / 1000).toFixed(0)} s${run.commit === undefined ? "" : ` (commit ${run.commit})`} — ` +
       `Node ${run.machine.node}, ${run.machine.platform}, ${run.machine.cpus} cores, ${run.machine.memoryGb} GiB.`,
     "",
   ];

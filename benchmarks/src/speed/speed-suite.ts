@@ -2,7 +2,7 @@
  * The speed suite: claw's store against a full scan, a JavaScript scan and Orama, on one seeded
  * synthetic corpus per size, with latency percentiles, throughput, memory and size figures.
  */
-import type { Figure, Profile, Suite, SuiteOutput } from "../suite.js";
+import type { Figure, Profile, Suite, SuiteOutput, TableSpec } from "../suite.js";
 import { distributionTable, recallChart } from "./distribution-report.js";
 import { measureSize, type SizeResult } from "./measure-size.js";
 import type { SizePlan } from "./size-plan.js";
@@ -48,6 +48,28 @@ export const SPEED_PROFILES: Record<Profile, readonly SizePlan[]> = {
   large: [plan("1m", 1_000_000, 384, ONE_MILLION)],
 };
 
+/**
+ * Which docs/benchmarks.md block each table goes to: the full profile's per-size tables and its
+ * 100k distribution table, the large profile's 1M tables.
+ */
+function withDocsBlocks(output: SuiteOutput, profile: Profile): SuiteOutput {
+  const docsOf = (table: TableSpec): string | undefined => {
+    if (profile === "large") return "speed-large";
+    if (profile !== "full") return undefined;
+    if (table.title.endsWith("by corpus distribution")) {
+      return table.title.startsWith("Speed at 100k") ? "speed-distributions-100k" : undefined;
+    }
+    return "speed-full";
+  };
+  return {
+    ...output,
+    tables: output.tables.map((table) => {
+      const docs = docsOf(table);
+      return docs === undefined ? table : { ...table, docs };
+    }),
+  };
+}
+
 /** `extra`: figures of no size plan (store() after imports). */
 export function speedOutput(results: readonly SizeResult[], extra: readonly Figure[] = []): SuiteOutput {
   return {
@@ -75,6 +97,6 @@ export const speedSuite: Suite<Profile> = {
       results.push(result);
     }
     const afterImport = await measureStoreAfterImport(STORE_AFTER_IMPORT, ctx);
-    return speedOutput(results, afterImport.figures);
+    return withDocsBlocks(speedOutput(results, afterImport.figures), ctx.profile);
   },
 };

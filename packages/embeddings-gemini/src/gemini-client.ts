@@ -4,6 +4,10 @@ import { MemoryError } from "@claw/memory-api";
 import { GoogleGenAI, type HttpOptions } from "@google/genai";
 import { toMemoryError } from "./gemini-error.js";
 
+/**
+ * How to reach the Gemini API: the key, the base URL and the request options shared by embeddings
+ * and text generation.
+ */
 export interface GeminiClientSettings {
   /** A key, or a function read before every request (so rotated keys apply without a restart). */
   apiKey?: string | (() => string | undefined);

@@ -7,6 +7,7 @@ import { createGeminiBatchJobs } from "./gemini-batch-jobs.js";
 import { createGeminiCall, type GeminiClientSettings, validateClientSettings } from "./gemini-client.js";
 import { toVector } from "./gemini-vectors.js";
 
+/** Settings of the Gemini embedding provider (`[embedding]` with `provider = "gemini"`). */
 export interface GeminiEmbeddingSettings extends GeminiClientSettings {
   /** Default `gemini-embedding-001`. */
   model?: string;
@@ -16,9 +17,11 @@ export interface GeminiEmbeddingSettings extends GeminiClientSettings {
   batchApi?: boolean;
 }
 
+/** The embedding model used when `model` is not given. */
 export const GEMINI_DEFAULT_EMBEDDING_MODEL = "gemini-embedding-001";
 /** batchEmbedContents accepts at most 100 requests per call. */
 export const GEMINI_MAX_BATCH_SIZE = 100;
+/** The most tokens one input may hold; longer texts are clipped before they are sent. */
 export const GEMINI_MAX_INPUT_TOKENS = 2048;
 
 /** Native output sizes; a smaller `dimensions` truncates (Matryoshka) and needs re-normalising. */
@@ -29,6 +32,19 @@ const NATIVE_DIMENSIONS: Record<string, number> = {
   "embedding-001": 768,
 };
 
+/**
+ * Creates a Gemini embedding provider. Throws INVALID_INPUT for bad settings; never calls the API.
+ * The package reads no environment: pass the key as `apiKey` (the apps pass GEMINI_API_KEY).
+ *
+ * @example
+ * ```ts
+ * import { createEmbeddingProvider } from "@claw/embeddings-gemini";
+ * import { createMemory } from "@claw/memory-core";
+ *
+ * const embeddings = createEmbeddingProvider({ apiKey: process.env.GEMINI_API_KEY, dimensions: 768 });
+ * const memory = await createMemory({ workspaceDir: "./my-agent", embeddings });
+ * ```
+ */
 export function createEmbeddingProvider(settings: GeminiEmbeddingSettings = {}): EmbeddingProvider {
   validateClientSettings(settings);
   const model = settings.model ?? GEMINI_DEFAULT_EMBEDDING_MODEL;

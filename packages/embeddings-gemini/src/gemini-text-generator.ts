@@ -4,6 +4,7 @@ import { MemoryError } from "@claw/memory-api";
 import type { GenerateContentConfig, GenerateContentResponse } from "@google/genai";
 import { createGeminiCall, type GeminiClientSettings, validateClientSettings } from "./gemini-client.js";
 
+/** Settings of the Gemini text generator the curator uses. */
 export interface GeminiTextGeneratorSettings extends GeminiClientSettings {
   /** Default `gemini-2.0-flash`. */
   model?: string;
@@ -11,8 +12,13 @@ export interface GeminiTextGeneratorSettings extends GeminiClientSettings {
   maxOutputTokens?: number;
 }
 
+/** The text model used when `model` is not given. */
 export const GEMINI_DEFAULT_TEXT_MODEL = "gemini-2.0-flash";
 
+/**
+ * A TextGenerator over Gemini's generateContent, for the curator. Throws INVALID_INPUT for bad settings;
+ * never calls the API.
+ */
 export function createGeminiTextGenerator(settings: GeminiTextGeneratorSettings = {}): TextGenerator {
   validateClientSettings(settings);
   const model = settings.model ?? GEMINI_DEFAULT_TEXT_MODEL;

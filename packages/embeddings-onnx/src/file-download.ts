@@ -5,6 +5,7 @@ import { open, rename, rm, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { MemoryError } from "@claw/memory-api";
 
+/** The part of `fetch` the model download uses; tests and proxies pass their own. */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface DownloadFileOptions {

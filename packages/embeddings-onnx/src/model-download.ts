@@ -13,9 +13,11 @@ import {
   validateModelName,
 } from "./model-files.js";
 
+/** Where model files are downloaded from by default (the Hugging Face hub). */
 export const DEFAULT_MODEL_BASE_URL = "https://huggingface.co";
 const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 
+/** What ensureModelFiles needs: the workspace the files go under, the model, and how to download them. */
 export interface EnsureModelFilesOptions {
   workspaceDir: string;
   model: string;
@@ -31,9 +33,11 @@ export interface EnsureModelFilesOptions {
   signal?: AbortSignal;
   /** false = never fetch: a missing file is UNAVAILABLE. Default true. */
   download?: boolean;
+  /** Told as each file downloads: the bytes received so far and, when the server says, the total. */
   onProgress?: (file: string, receivedBytes: number, totalBytes?: number) => void;
 }
 
+/** A model's files on disk, ready to load. */
 export interface ModelFiles {
   dir: string;
   /** Absolute paths by local name (model.onnx, tokenizer.json, config.json, …). */

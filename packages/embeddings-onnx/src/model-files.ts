@@ -1,8 +1,10 @@
 // Which files make up a local model, where each one comes from, and how to pool its output.
 import { MemoryError } from "@claw/memory-api";
 
+/** How token vectors become one text vector: the first (CLS) token's, or the mean of all. */
 export type Pooling = "cls" | "mean";
 
+/** One file of a model: its local name and where it is in the model's repository. */
 export interface ModelFileSpec {
   /** The name under `{workspace}/models/{model}/`. */
   name: string;
@@ -14,6 +16,7 @@ export interface ModelFileSpec {
   size?: number;
 }
 
+/** The files a model needs and how its output is pooled into one vector. */
 export interface ModelManifest {
   /** "owner/name" on the model hub. */
   repo: string;
@@ -24,6 +27,7 @@ export interface ModelManifest {
   dimensions?: number;
 }
 
+/** The local model used when `model` is not given (INT8 gte-multilingual-base). */
 export const DEFAULT_MODEL = "gte-multilingual-base";
 
 const GTE_REPO = "Alibaba-NLP/gte-multilingual-base";

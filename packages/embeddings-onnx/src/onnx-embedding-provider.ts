@@ -11,6 +11,7 @@ import { DEFAULT_MODEL, type ModelManifest, manifestFor, type Pooling } from "./
 import { createRunner, OnnxEmbeddingProvider } from "./onnx-runner.js";
 import { loadTextEncoder } from "./text-encoder.js";
 
+/** Settings of the local ONNX embedding provider (`[embedding]` with `provider = "local"`). */
 export interface OnnxEmbeddingSettings {
   /** Always "local" when core resolves it; accepted and ignored. */
   provider?: string;
@@ -40,6 +41,7 @@ export interface OnnxEmbeddingSettings {
   maxBatchSize?: number;
   /** false = never download; missing files are UNAVAILABLE. Default true. */
   download?: boolean;
+  /** Told as each model file downloads: the bytes received so far and, when known, the total. */
   onDownloadProgress?: (file: string, receivedBytes: number, totalBytes?: number) => void;
   /** onnxruntime threads per run; default onnxruntime's own choice. */
   intraOpNumThreads?: number;
@@ -81,6 +83,16 @@ function declaredDimensions(session: InferenceSession, output: string): number |
 /**
  * Ensures the model files (downloading when missing), loads the tokenizer and an onnxruntime
  * session, and answers `embed()` with L2-normalised vectors of the model's hidden size.
+ *
+ * @example
+ * ```ts
+ * import { createEmbeddingProvider } from "@claw/embeddings-onnx";
+ * import { createMemory } from "@claw/memory-core";
+ *
+ * // Files go to ./my-agent/models/gte-multilingual-base/ on first use.
+ * const embeddings = await createEmbeddingProvider({ workspaceDir: "./my-agent" });
+ * const memory = await createMemory({ workspaceDir: "./my-agent", embeddings });
+ * ```
  */
 export async function createEmbeddingProvider(
   settings: OnnxEmbeddingSettings = {},

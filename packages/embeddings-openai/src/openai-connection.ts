@@ -2,11 +2,13 @@
 import { MemoryError } from "@claw/memory-api";
 import OpenAI from "openai";
 
+/** The endpoint family: OpenAI, OpenRouter, or any other OpenAI-compatible server ("custom"). */
 export type OpenAIProviderKind = "openai" | "openrouter" | "custom";
 
 /** A function key is called before every request, so a rotated key takes effect at once. */
 export type OpenAIApiKey = string | (() => string | undefined);
 
+/** How to reach an OpenAI-compatible endpoint: which one, the key, the base URL and request options. */
 export interface OpenAIConnectionSettings {
   /** Which endpoint family; decides the default base URL, the env variable and `id`. Default "openai". */
   provider?: OpenAIProviderKind;

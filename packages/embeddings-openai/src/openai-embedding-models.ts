@@ -2,6 +2,7 @@
 import { MemoryError } from "@claw/memory-api";
 import type { OpenAIProviderKind } from "./openai-connection.js";
 
+/** Embedding models whose dimensions this package knows; any other id needs `dimensions`. */
 export type OpenAIEmbeddingModelId =
   | "text-embedding-3-small"
   | "text-embedding-3-large"

@@ -13,6 +13,7 @@ import {
 import { toVectors } from "./openai-embedding-vectors.js";
 import { toMemoryError } from "./openai-error.js";
 
+/** Settings of the OpenAI-compatible embedding provider (`provider = "openai"`, "openrouter" or "custom"). */
 export interface OpenAIEmbeddingSettings extends OpenAIConnectionSettings {
   /** Default "text-embedding-3-small". */
   model?: OpenAIEmbeddingModelId;
@@ -30,6 +31,19 @@ export interface OpenAIEmbeddingSettings extends OpenAIConnectionSettings {
 const MAX_BATCH_SIZE = 2048;
 const MAX_INPUT_TOKENS = 8191;
 
+/**
+ * Creates an embedding provider for OpenAI, OpenRouter or another OpenAI-compatible endpoint.
+ * Throws INVALID_INPUT for bad settings; never calls the API (the key is read at each request).
+ *
+ * @example
+ * ```ts
+ * import { createEmbeddingProvider } from "@claw/embeddings-openai";
+ * import { createMemory } from "@claw/memory-core";
+ *
+ * const embeddings = createEmbeddingProvider({ model: "text-embedding-3-small" }); // OPENAI_API_KEY
+ * const memory = await createMemory({ workspaceDir: "./my-agent", embeddings });
+ * ```
+ */
 export function createEmbeddingProvider(settings: OpenAIEmbeddingSettings = {}): EmbeddingProvider {
   const connection = createConnection(settings);
   const model = settings.model ?? DEFAULT_EMBEDDING_MODEL;

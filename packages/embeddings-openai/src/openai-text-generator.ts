@@ -5,6 +5,7 @@ import type OpenAI from "openai";
 import { createConnection, type OpenAIConnectionSettings } from "./openai-connection.js";
 import { toMemoryError } from "./openai-error.js";
 
+/** Settings of the OpenAI-compatible text generator the curator uses. */
 export interface OpenAITextGeneratorSettings extends OpenAIConnectionSettings {
   /** Default "gpt-4o-mini". */
   model?: string;
@@ -14,6 +15,10 @@ export interface OpenAITextGeneratorSettings extends OpenAIConnectionSettings {
 
 export const DEFAULT_CHAT_MODEL = "gpt-4o-mini";
 
+/**
+ * A TextGenerator over chat completions, for the curator. Throws INVALID_INPUT for bad settings; never calls
+ * the API.
+ */
 export function createOpenAITextGenerator(settings: OpenAITextGeneratorSettings = {}): TextGenerator {
   const connection = createConnection(settings);
   const model = settings.model ?? DEFAULT_CHAT_MODEL;

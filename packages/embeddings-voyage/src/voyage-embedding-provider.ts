@@ -5,14 +5,18 @@ import { GeneratedVoyageAIClient } from "voyageai";
 import { toMemoryError } from "./voyage-error.js";
 import { DEFAULT_VOYAGE_MODEL, resolveModel, type VoyageEmbeddingModelId } from "./voyage-models.js";
 
+/** The Voyage API's base URL, used when `baseUrl` is not given. */
 export const DEFAULT_VOYAGE_BASE_URL = "https://api.voyageai.com/v1";
+/** The per-request deadline used when `timeoutMs` is not given. */
 export const DEFAULT_VOYAGE_TIMEOUT_MS = 60_000;
 /** Voyage accepts up to 1000 inputs per request; core's token budget usually splits sooner. */
 export const VOYAGE_MAX_BATCH_SIZE = 1000;
+/** The most tokens one input may hold; longer texts are clipped before they are sent. */
 export const VOYAGE_MAX_INPUT_TOKENS = 32_000;
 /** Our own deadline fires first, so the SDK's (which it misreports, see embed()) never does. */
 const SDK_TIMEOUT_SLACK_MS = 5_000;
 
+/** Settings of the Voyage embedding provider (`[embedding]` with `provider = "voyage"`). */
 export interface VoyageEmbeddingSettings {
   /**
    * The API key, or a function returning it. Read on every request, never at creation, so a
@@ -35,7 +39,18 @@ export interface VoyageEmbeddingSettings {
   fetch?: typeof fetch;
 }
 
-/** Creates a Voyage embedding provider. Throws INVALID_INPUT for bad settings; never calls the API. */
+/**
+ * Creates a Voyage embedding provider. Throws INVALID_INPUT for bad settings; never calls the API.
+ *
+ * @example
+ * ```ts
+ * import { createEmbeddingProvider } from "@claw/embeddings-voyage";
+ * import { createMemory } from "@claw/memory-core";
+ *
+ * const embeddings = createEmbeddingProvider({ model: "voyage-3.5" }); // VOYAGE_API_KEY
+ * const memory = await createMemory({ workspaceDir: "./my-agent", embeddings });
+ * ```
+ */
 export function createEmbeddingProvider(settings: VoyageEmbeddingSettings = {}): EmbeddingProvider {
   const model = settings.model ?? DEFAULT_VOYAGE_MODEL;
   if (typeof model !== "string" || model.trim().length === 0) {

@@ -1,6 +1,7 @@
 // Voyage model ids this package knows, with their native and selectable output sizes.
 import { MemoryError } from "@claw/memory-api";
 
+/** The embedding model used when `model` is not given. */
 export const DEFAULT_VOYAGE_MODEL = "voyage-3.5";
 
 /** Model ids with known dimensions; any other string is accepted when `dimensions` is given. */

@@ -7,6 +7,10 @@ import { buildMemoryBlock } from "./memory-block.js";
 import type { CallOptions, ContentPart, StreamPart } from "./model-types.js";
 import { lastUserText, withMemoryBlock } from "./system-prompt-block.js";
 
+/**
+ * Options of memoryMiddleware: the memory, where to recall from and save to, and how much to put in the
+ * prompt.
+ */
 export interface MemoryMiddlewareOptions {
   memory: Memory;
   /** Where memories are recalled from and turns saved to; default "default". */
@@ -37,6 +41,19 @@ export interface ClawMemoryProviderOptions {
  * turn) it saves the turn — the user's text and the assistant's — through autoSaveTurn; a stream
  * is saved when it finishes, before its end reaches the caller. A failing memory is logged and
  * the call goes on without it.
+ *
+ * @example
+ * ```ts
+ * import { openai } from "@ai-sdk/openai";
+ * import { memoryMiddleware } from "@claw/memory-ai-sdk";
+ * import { createMemory } from "@claw/memory-core";
+ * import { generateText, wrapLanguageModel } from "ai";
+ *
+ * const memory = await createMemory({ workspaceDir: "./my-agent" });
+ * const middleware = memoryMiddleware({ memory, sessionId: "chat-1" });
+ * const model = wrapLanguageModel({ model: openai("gpt-4o-mini"), middleware });
+ * const { text } = await generateText({ model, prompt: "What is my cat called?" });
+ * ```
  */
 export function memoryMiddleware(options: MemoryMiddlewareOptions): LanguageModelMiddleware {
   const { memory } = options;

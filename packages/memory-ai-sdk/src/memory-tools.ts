@@ -11,6 +11,20 @@ export type { MemoryToolName, MemoryToolsOptions };
  * `include` and `readOnly` choose which, `namespace` confines them to one namespace. Bad input
  * from the model and refused calls come back to it as the tool's result,
  * `{ error: { code, message, field } }`, never as an exception out of generateText.
+ *
+ * @example
+ * ```ts
+ * import { openai } from "@ai-sdk/openai";
+ * import { memoryTools } from "@claw/memory-ai-sdk";
+ * import { generateText, stepCountIs } from "ai";
+ *
+ * const { text } = await generateText({
+ *   model: openai("gpt-4o-mini"),
+ *   tools: memoryTools(memory, { namespace: "alice" }),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: "Remember that I prefer window seats.",
+ * });
+ * ```
  */
 export function memoryTools(memory: Memory, options: MemoryToolsOptions = {}): Record<string, Tool> {
   const tools: Record<string, Tool> = {};

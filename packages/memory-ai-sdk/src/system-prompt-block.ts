@@ -2,7 +2,9 @@
 // the block of an earlier turn instead of stacking a second one on it.
 import type { Prompt, PromptMessage } from "./model-types.js";
 
+/** The line that opens the memory block in the system prompt. */
 export const MEMORY_BLOCK_START = "<claw-memory>";
+/** The line that closes the memory block in the system prompt. */
 export const MEMORY_BLOCK_END = "</claw-memory>";
 
 const BLOCK = /(?:\n\n)?<claw-memory>\n[\s\S]*?\n<\/claw-memory>/g;

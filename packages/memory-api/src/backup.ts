@@ -9,6 +9,7 @@ export interface BackupProgress {
   total: number;
 }
 
+/** Options of Memory.backup. */
 export interface BackupOptions {
   /** Called as the copy goes on: `done` never decreases, and the last call has `done === total`. */
   onProgress?: (progress: BackupProgress) => void;
@@ -39,5 +40,6 @@ export interface BackupRequest {
    * that is no longer current. A SQLite copy holds the file as it is.
    */
   aliveAt: string;
+  /** Called as the copy goes on, as BackupOptions.onProgress. */
   onProgress?: (progress: BackupProgress) => void;
 }

@@ -1,22 +1,34 @@
+/** Whether texts are searched for ("query") or stored ("document"); some models embed the two differently. */
 export type EmbeddingPurpose = "query" | "document";
 
+/** Options of one EmbeddingProvider.embed call. */
 export interface EmbedOptions {
   purpose?: EmbeddingPurpose;
   signal?: AbortSignal;
 }
 
+/**
+ * Turns texts into vectors. Each embeddings-* package's createEmbeddingProvider returns one; createMemory
+ * resolves it from `[embedding]`.
+ */
 export interface EmbeddingProvider {
   readonly id: string;
   readonly model: string;
   readonly dimensions: number;
   readonly maxBatchSize?: number;
   readonly maxInputTokens?: number;
+  /**
+   * One vector of `dimensions` numbers per text, in order. Throws MemoryError (PROVIDER, PROVIDER_AUTH,
+   * RATE_LIMITED, TIMEOUT, …).
+   */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** The vendor's asynchronous batch API (cheaper, slower), for large backfills; absent when unsupported. */
   readonly batchJobs?: EmbeddingBatchJobs;
+  /** Releases what the provider holds (an ONNX session, sockets); optional. */
   close?(): Promise<void>;
 }
 
+/** Options of one asynchronous batch embedding job. */
 export interface EmbeddingBatchJobOptions {
   purpose?: EmbeddingPurpose;
   /** Stops polling (and cancels the vendor's job, best effort); the promise rejects with its reason. */
@@ -61,6 +73,7 @@ export interface EmbeddingBatchJobs {
 
 /** For the curator; OpenAI-compatible and Gemini implementations live in their provider packages. */
 export interface TextGenerator {
+  /** The model's answer to `prompt` (JSON text when `json` is set). */
   generate(request: {
     system?: string;
     prompt: string;

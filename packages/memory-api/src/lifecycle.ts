@@ -6,8 +6,10 @@ export interface ConflictSide {
   embedding?: Float32Array | null;
 }
 
+/** A sign that two similar memories disagree: a negation, a changed preference, or a newer time. */
 export type ContradictionSignal = "negation" | "preference" | "temporal";
 
+/** How much two memories conflict, and the parts of the score. */
 export interface ConflictScore {
   /** Word-set Jaccard overlap, 0..1. */
   jaccard: number;
@@ -26,6 +28,7 @@ export interface ConflictScore {
   mode: "jaccard" | "combined";
 }
 
+/** What consolidating one turn wrote. */
 export interface ConsolidationResult {
   /** The Daily entry written for the turn. */
   daily: MemoryEntry | null;
@@ -37,6 +40,7 @@ export interface ConsolidationResult {
   skipped?: string;
 }
 
+/** How long conversation and daily entries are kept before hygiene prunes them. */
 export interface RetentionConfig {
   conversationRetentionDays: number;
   dailyRetentionDays: number;
@@ -45,6 +49,7 @@ export interface RetentionConfig {
   dailyRetentionFloor?: number;
 }
 
+/** What one hygiene run pruned and deleted. */
 export interface HygieneReport {
   /** False when the last run was less than the interval ago (and force was not given). */
   ran: boolean;
@@ -64,6 +69,7 @@ export interface HygieneReport {
   deletedKeys: string[];
 }
 
+/** Entries the curator merged into one. */
 export interface MergeGroup {
   /** The keys merged (the survivor included). */
   keys: string[];
@@ -73,6 +79,7 @@ export interface MergeGroup {
   namespace: string;
 }
 
+/** What one curator run deleted and merged (or, in a dry run, would have). */
 export interface CurateReport {
   deleted: string[];
   merged: MergeGroup[];

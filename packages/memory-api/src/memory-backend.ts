@@ -133,6 +133,7 @@ export interface RecallRow {
   updated_at: string;
 }
 
+/** A row found by one recall stage, with that stage's score. */
 export interface ScoredRow<R extends RecallRow> {
   row: R;
   /** Higher is better: a BM25-like magnitude for keyword hits, the share of keywords for LIKE. */
@@ -149,6 +150,7 @@ export interface RecalledRow<R extends RecallRow> {
   explain?: RecallExplanation;
 }
 
+/** A row found by the vector search, with its similarity to the query. */
 export interface VectorHit {
   rid: number;
   /** Cosine similarity. */
@@ -189,6 +191,7 @@ export interface BackendEmbedder {
   enqueue(jobs: readonly EmbedJob[]): void;
   /** Embeds and writes now; returns how many rows received a vector. */
   embedNow(jobs: readonly EmbedJob[]): Promise<number>;
+  /** The vector of one query text (not cached). */
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
   /** Vectors for `texts` in order (documents through the cache). */
   embedTexts(
@@ -273,6 +276,7 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
 
   /** The entry unless it is missing or expired at `aliveAt`. */
   get(namespace: string, key: string, aliveAt: string): Promise<MemoryEntry | null>;
+  /** A page of the entries the filter matches, most recently updated first. */
   list(filter: EntryFilter, limit: number, offset: number): Promise<MemoryEntry[]>;
   /** Entries not expired at `aliveAt`. */
   count(
@@ -282,6 +286,7 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
   ): Promise<number>;
   /** Core entries of one namespace not expired at `aliveAt`, most important first. */
   topCore(namespace: string, limit: number, aliveAt: string): Promise<MemoryEntry[]>;
+  /** Every entry the filter matches (by namespace, then creation), with their vectors when asked. */
   exportAll(filter: EntryFilter, withEmbeddings: boolean): Promise<MemoryEntry[]>;
   /** Up to `limit` entries with a row id above `afterRid`, ascending. */
   exportPage(

@@ -5,23 +5,34 @@ export type MemoryCategory = "core" | "daily" | "conversation" | (string & {});
 
 import type { RecallExplanation } from "./recall-explanation.js";
 
+/** What recall searches: keywords and vectors ("hybrid"), vectors only, or keywords only ("bm25"). */
 export type SearchMode = "hybrid" | "embedding" | "bm25";
 
+/**
+ * How hybrid recall merges the keyword and vector result lists: adaptive, reciprocal rank fusion, or fixed
+ * weights.
+ */
 export type MergeStrategy =
   | { kind: "adaptive" }
   | { kind: "rrf"; k: number }
   | { kind: "weighted"; vectorWeight: number; keywordWeight: number };
 
+/**
+ * How conflict detection measures similarity: word overlap alone, or a weighted mix of word overlap, cosine
+ * and BM25 overlap.
+ */
 export type ConflictMode =
   | { kind: "jaccard" }
   | { kind: "combined"; jaccardWeight: number; cosineWeight: number; bm25Weight: number };
 
+/** Where an entry came from in a file: the path and the lines (workspace-indexed entries). */
 export interface MemorySource {
   path: string;
   startLine: number;
   endLine: number;
 }
 
+/** One stored memory, as every Memory method returns it. */
 export interface MemoryEntry {
   /** uuid */
   id: string;

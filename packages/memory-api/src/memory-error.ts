@@ -17,10 +17,12 @@ export const MEMORY_ERROR_CODES = [
   "FORBIDDEN",
 ] as const;
 
+/** What kind of failure a MemoryError is; the HTTP server maps each to a status. */
 export type MemoryErrorCode = (typeof MEMORY_ERROR_CODES)[number];
 
 const MARKER = Symbol.for("claw.memory.error");
 
+/** The optional parts of a MemoryError. */
 export interface MemoryErrorOptions {
   cause?: unknown;
   /** The input field or config key at fault (for INVALID_INPUT). */
@@ -31,6 +33,10 @@ export interface MemoryErrorOptions {
   retryable?: boolean;
 }
 
+/**
+ * The error every claw-memory package throws. `code` says what went wrong, `field` names the bad input
+ * (INVALID_INPUT), `retryable` whether trying again may help.
+ */
 export class MemoryError extends Error {
   readonly code: MemoryErrorCode;
   readonly field?: string;
@@ -50,10 +56,12 @@ export class MemoryError extends Error {
       (code === "RATE_LIMITED" || code === "TIMEOUT" || code === "UNAVAILABLE" || code === "STORAGE_FULL");
   }
 
+  /** An INVALID_INPUT error naming `field`. */
   static invalidInput(field: string, message: string, cause?: unknown): MemoryError {
     return new MemoryError("INVALID_INPUT", `${field}: ${message}`, { field, cause });
   }
 
+  /** True for a MemoryError, also one from another copy of this package. */
   static isInstance(value: unknown): value is MemoryError {
     return isMemoryError(value);
   }

@@ -2,6 +2,7 @@ import type { RemovalChange, WriteChange } from "./history.js";
 import type { MemoryCategory, SearchMode } from "./memory-entry.js";
 import type { Metadata, WhereFilter } from "./metadata.js";
 
+/** Options of Memory.store: the entry's category, namespace, session, importance, metadata and expiry. */
 export interface StoreOptions {
   /** Default "core". */
   category?: MemoryCategory;
@@ -43,6 +44,7 @@ export interface ForgetManyOptions extends ActorOption {
   eraseHistory?: boolean;
 }
 
+/** Options of Memory.history. */
 export interface HistoryOptions {
   namespace?: string;
   /** At most this many versions, newest first (default: every one kept; at most 100,000). */
@@ -53,6 +55,7 @@ export interface RestoreOptions extends ActorOption {
   namespace?: string;
 }
 
+/** Options of Memory.recall: how many, from where, which entries, and how to search. */
 export interface RecallOptions {
   /** Default 5. */
   limit?: number;
@@ -83,6 +86,7 @@ export interface RecallOptions {
   explain?: boolean;
 }
 
+/** Which entries Memory.list returns, and which page of them. */
 export interface ListOptions {
   namespace?: string;
   category?: MemoryCategory;
@@ -93,6 +97,7 @@ export interface ListOptions {
   where?: WhereFilter;
 }
 
+/** Which entries Memory.export and exportStream return. */
 export interface ExportFilter {
   namespace?: string;
   category?: MemoryCategory;
@@ -106,14 +111,18 @@ export interface ExportFilter {
   where?: WhereFilter;
 }
 
+/** The namespace a call acts on; default "default". */
 export interface NamespaceOption {
   namespace?: string;
 }
 
+/** For long calls (reindex, backfill): a callback told how far they are. */
 export interface ProgressOptions {
+  /** Called as the work goes on with the items done and the total. */
   onProgress?: (done: number, total: number) => void;
 }
 
+/** Options of Memory.import. */
 export interface ImportOptions {
   /** An entry whose (namespace, key) already exists: "replace" it (default) or "skip" it
    *  (INSERT OR IGNORE, as snapshot hydration needs). */
@@ -134,6 +143,7 @@ export interface EntryRef {
   namespace?: string;
 }
 
+/** Options of Memory.embedTexts. */
 export interface EmbedTextsOptions {
   purpose?: "query" | "document";
   signal?: AbortSignal;

@@ -18,6 +18,7 @@ import type {
   StoreOptions,
 } from "./memory-options.js";
 
+/** What Memory.status reports. */
 export interface MemoryStatus {
   backend: string;
   path?: string;
@@ -43,14 +44,48 @@ export interface MemoryStatus {
   corrupt?: string;
 }
 
+/**
+ * A long-term memory: entries stored under a key in a namespace, found again by hybrid recall
+ * (keywords and vectors). createMemory returns one; every backend (SQLite, PostgreSQL, none)
+ * behaves the same behind it. Failures are MemoryErrors.
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from "@claw/memory-core";
+ *
+ * const memory = await createMemory({ workspaceDir: "./my-agent" });
+ * await memory.store("drink", "The user drinks green tea, no sugar", { importance: 0.8 });
+ * const [best] = await memory.recall("what does the user drink?", { limit: 3 });
+ * console.log(best?.key, best?.score);
+ * await memory.close();
+ * ```
+ */
 export interface Memory {
   /** "sqlite" | "none" | ... */
   readonly name: string;
-  /** Upsert by (namespace, key). */
+  /**
+   * Upsert by (namespace, key).
+   *
+   * @example
+   * ```ts
+   * await memory.store("editor", "The user edits in Helix", { category: "core", importance: 0.7 });
+   * await memory.store("standup", "Standup moved to 10:00", { category: "daily", ttl: "7d" });
+   * ```
+   */
   store(key: string, content: string, options?: StoreOptions): Promise<MemoryEntry>;
+  /** The entry stored under `key`, or null when there is none (or it has expired). */
   get(key: string, options?: NamespaceOption): Promise<MemoryEntry | null>;
-  /** Best first; "" or "*" = most recent. */
+  /**
+   * Best first; "" or "*" = most recent.
+   *
+   * @example
+   * ```ts
+   * const hits = await memory.recall("which editor does the user use?", { limit: 5, since: "30d" });
+   * for (const hit of hits) console.log(hit.score?.toFixed(3), hit.key, hit.content);
+   * ```
+   */
   recall(query: string, options?: RecallOptions): Promise<MemoryEntry[]>;
+  /** Entries most recently updated first, filtered and paged by `options`. */
   list(options?: ListOptions): Promise<MemoryEntry[]>;
   /** Deletes the entry, leaving a "forget" version in its history; false when it did not exist. */
   forget(key: string, options?: ForgetOptions): Promise<boolean>;
@@ -74,7 +109,9 @@ export interface Memory {
   purgeNamespace(namespace: string): Promise<number>;
   /** Deletes the session's entries and their history. */
   purgeSession(sessionId: string): Promise<number>;
+  /** How many entries there are (not expired), in a namespace and category when given. */
   count(options?: { namespace?: string; category?: MemoryCategory }): Promise<number>;
+  /** Every entry the filter matches, for backups and migrations; see exportStream for large stores. */
   export(filter?: ExportFilter): Promise<MemoryEntry[]>;
   /**
    * The entries export() would return, read a page at a time (constant memory however many match),
@@ -88,10 +125,21 @@ export interface Memory {
     entries: Iterable<Partial<MemoryEntry>> | AsyncIterable<Partial<MemoryEntry>>,
     options?: ImportOptions,
   ): Promise<number>;
+  /** The most important core entries, for a prompt's stable memory block. */
   topCoreMemories(limit: number, options?: NamespaceOption): Promise<MemoryEntry[]>;
+  /** True when the store answers. */
   healthCheck(): Promise<boolean>;
+  /**
+   * What the store holds and how it runs: counts, the embedding provider, vector and full-text search,
+   * warnings.
+   */
   status(): Promise<MemoryStatus>;
+  /**
+   * Rebuilds the keyword index and, with a provider, drops every vector and embeds all entries again
+   * (after a model change); returns how many entries.
+   */
   reindex(options?: ProgressOptions): Promise<number>;
+  /** Embeds the entries that have no vector yet, `batchSize` at a time; returns how many. */
   backfillEmbeddings(batchSize?: number, options?: ProgressOptions): Promise<number>;
   /**
    * Vectors for `texts` from this memory's provider, through its cache and retries; null in

@@ -16,7 +16,10 @@ export interface PluginContext<TConfig = unknown> {
 /** Start-up/shutdown hooks run by createMemory, e.g. lifecyclePlugin(). */
 export interface MemoryPlugin<TConfig = unknown> {
   name: string;
+  /** Runs before the store opens. */
   beforeOpen?(ctx: PluginContext<TConfig>): Promise<void>;
+  /** Runs once the store is open, before createMemory returns. */
   afterOpen?(memory: Memory, ctx: PluginContext<TConfig>): Promise<void>;
+  /** Runs when close() is called, before the store is released. */
   beforeClose?(memory: Memory, ctx: PluginContext<TConfig>): Promise<void>;
 }

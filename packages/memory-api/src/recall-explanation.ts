@@ -34,6 +34,7 @@ export interface RecallExplanation {
   score: number;
 }
 
+/** The keyword stage's part of a recall explanation. */
 export interface RecallKeywordPart {
   /** 1 = the best keyword hit. */
   rank: number;

@@ -18,6 +18,7 @@ import { openPostgres, requirePostgresUrl } from "./open-postgres.js";
 import { SqliteMemory } from "./sqlite/sqlite-memory.js";
 import { storageFailure, storageFailureCode } from "./storage-failure.js";
 
+/** Options of createMemory: the workspace, the config, the provider and the plugins. */
 export interface CreateMemoryOptions {
   /** Default: ~/.claw-memory (the apps pass CLAW_MEMORY_WORKSPACE). */
   workspaceDir?: string;
@@ -48,6 +49,17 @@ export interface CreateMemoryOptions {
  * Resolves config and provider, runs plugins' beforeOpen, opens the store — SQLite, or PostgreSQL
  * through @claw/memory-postgres for `backend = "postgres"` (NoneMemory with a warning when it
  * cannot open, unless strict) — runs afterOpen, then the optional backfill.
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from "@claw/memory-core";
+ *
+ * // Opens (or creates) ./my-agent/brain.db; ./my-agent/claw-memory.toml is read when present.
+ * const memory = await createMemory({ workspaceDir: "./my-agent", config: { searchMode: "hybrid" } });
+ * await memory.store("pet", "The user's cat is called Miso");
+ * console.log((await memory.recall("cat name"))[0]?.content);
+ * await memory.close();
+ * ```
  */
 export async function createMemory(options: CreateMemoryOptions = {}): Promise<ConfiguredMemory> {
   const logger = options.logger ?? silentLogger;

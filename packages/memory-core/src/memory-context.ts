@@ -19,6 +19,7 @@ export type ConfiguredMemory = Memory & { readonly context: MemoryContext };
 
 /** The context of plugins run by createMemory: the config is memory-core's MemoryConfig. */
 export type ClawPluginContext = PluginContext<MemoryConfig>;
+/** A plugin for createMemory: its hooks get memory-core's MemoryConfig (lifecyclePlugin() is one). */
 export type ClawPlugin = MemoryPlugin<MemoryConfig>;
 
 /** The context a memory carries (`memory.context`), or undefined for a memory made another way. */

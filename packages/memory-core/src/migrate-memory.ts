@@ -2,6 +2,7 @@ import type { Memory, MemoryEntry } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import * as check from "./validate-input.js";
 
+/** Options of migrateMemory. */
 export interface MigrateMemoryOptions {
   /** Entries per import (one transaction each). Default 500. */
   batchSize?: number;
@@ -10,6 +11,7 @@ export interface MigrateMemoryOptions {
   signal?: AbortSignal;
 }
 
+/** What migrateMemory copied. */
 export interface MigrateMemoryReport {
   /** Entries in the source. */
   total: number;

@@ -48,6 +48,7 @@ export class NoneMemory implements Memory {
     return entry;
   }
 
+  /** Always null: nothing is kept. */
   async get(): Promise<MemoryEntry | null> {
     return null;
   }
@@ -55,6 +56,7 @@ export class NoneMemory implements Memory {
     if (typeof query !== "string") check.requireText(query, "query");
     return [];
   }
+  /** Always empty: nothing is kept. */
   async list(): Promise<MemoryEntry[]> {
     return [];
   }
@@ -80,9 +82,11 @@ export class NoneMemory implements Memory {
   async purgeSession(): Promise<number> {
     return 0;
   }
+  /** Always 0. */
   async count(): Promise<number> {
     return 0;
   }
+  /** Always empty. */
   async export(): Promise<MemoryEntry[]> {
     return [];
   }
@@ -92,9 +96,11 @@ export class NoneMemory implements Memory {
   async import(): Promise<number> {
     return 0;
   }
+  /** Always empty. */
   async topCoreMemories(): Promise<MemoryEntry[]> {
     return [];
   }
+  /** Always false: there is no store. */
   async healthCheck(): Promise<boolean> {
     return false;
   }
@@ -102,6 +108,7 @@ export class NoneMemory implements Memory {
     backupPathOf(path);
     throw new MemoryError("UNAVAILABLE", `there is no store to back up (${this.reason})`);
   }
+  /** An empty store with no search at all, and the reason in `warnings`. */
   async status(): Promise<MemoryStatus> {
     return {
       backend: this.name,
@@ -116,9 +123,11 @@ export class NoneMemory implements Memory {
       warnings: [this.reason],
     };
   }
+  /** Nothing to reindex: 0. */
   async reindex(): Promise<number> {
     return 0;
   }
+  /** Nothing to embed: 0. */
   async backfillEmbeddings(): Promise<number> {
     return 0;
   }

@@ -4,6 +4,7 @@ import type { MemoryConfig } from "./config/config-schema.js";
 import { importFromHere, type ModuleImporter } from "./embedding/resolve-provider.js";
 import type { MemoryContext } from "./memory-context.js";
 
+/** The package createMemory loads for `backend = "postgres"`. */
 export const POSTGRES_PACKAGE = "@claw/memory-postgres";
 
 /** What core passes to @claw/memory-postgres's `openPostgresMemory` (its PostgresMemoryOptions). */
@@ -18,6 +19,7 @@ export interface PostgresOpenOptions {
   embeddingUnavailableReason?: string;
   closeProvider: boolean;
   logger: Logger;
+  /** Runs before the store is released (createMemory's plugin hooks). */
   beforeClose: (memory: Memory) => Promise<void>;
   /** What createMemory knew, exposed as `memory.context`. */
   context?: MemoryContext;

@@ -4,6 +4,7 @@
 // the errors it was caused by.
 import { isMemoryError, MemoryError, type MemoryErrorOptions } from "@claw/memory-api";
 
+/** The MemoryError code of a storage engine's failure: a damaged file, no space left, or anything else. */
 export type StorageFailureCode = "STORAGE" | "CORRUPT" | "STORAGE_FULL";
 
 /** PostgreSQL: data_corrupted, index_corrupted. */

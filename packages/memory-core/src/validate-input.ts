@@ -26,6 +26,7 @@ export function requireText(value: unknown, field: string, maxBytes?: number): s
   return value;
 }
 
+/** Text checked as requireText does, or undefined when absent. */
 export function optionalText(value: unknown, field: string, maxBytes = 1024): string | undefined {
   if (value === undefined || value === null) return undefined;
   return requireText(value, field, maxBytes);
@@ -39,11 +40,13 @@ export function namespaceOf(value: unknown, field: string, allowAll: boolean): s
   return namespace;
 }
 
+/** A category name (any non-empty text up to 128 bytes); `fallback` when absent. */
 export function categoryOf(value: unknown, field: string, fallback: MemoryCategory = "core"): MemoryCategory {
   if (value === undefined || value === null) return fallback;
   return requireText(value, field, 128);
 }
 
+/** An importance from 0 to 1, or undefined when absent. */
 export function importanceOf(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
@@ -61,6 +64,7 @@ export function limitOf(value: unknown, field: string, fallback: number, max: nu
   return Math.min(value, max);
 }
 
+/** A whole number ≥ 0; 0 when absent. */
 export function offsetOf(value: unknown, field: string): number {
   if (value === undefined || value === null) return 0;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
@@ -69,6 +73,7 @@ export function offsetOf(value: unknown, field: string): number {
   return value;
 }
 
+/** An RFC 3339 string or a Date as an RFC 3339 timestamp, or undefined when absent. */
 export function dateOf(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string" && !(value instanceof Date)) {
@@ -83,6 +88,7 @@ export function instantOf(value: unknown, field: string): Date | undefined {
   return iso === undefined ? undefined : new Date(iso);
 }
 
+/** A list of category names, or undefined when absent. */
 export function categoriesOf(value: unknown, field: string): MemoryCategory[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value))
@@ -90,6 +96,7 @@ export function categoriesOf(value: unknown, field: string): MemoryCategory[] | 
   return value.map((c, i) => categoryOf(c, `${field}[${i}]`));
 }
 
+/** A number (not NaN), or undefined when absent. */
 export function optionalNumber(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || Number.isNaN(value)) {
@@ -98,6 +105,7 @@ export function optionalNumber(value: unknown, field: string): number | undefine
   return value;
 }
 
+/** A boolean, or undefined when absent. */
 export function optionalBoolean(value: unknown, field: string): boolean | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "boolean")

@@ -11,6 +11,7 @@ import {
   type StoredMessage,
 } from "@langchain/core/messages";
 
+/** What a ClawChatMessageHistory stores into: the memory, the session and the namespace. */
 export interface ClawChatMessageHistoryInput {
   memory: Memory;
   sessionId: string;

@@ -4,6 +4,7 @@ import { MemoryError } from "@claw/memory-api";
 import { Document } from "@langchain/core/documents";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 
+/** What a ClawMemoryRetriever recalls from, and how (limit, namespace and the other recall options). */
 export interface ClawMemoryRetrieverInput extends BaseRetrieverInput {
   memory: Memory;
   /** Documents at most; default 5. */
@@ -39,6 +40,17 @@ export interface ClawMemoryDocumentMetadata {
 /**
  * `invoke(query)` recalls from the memory and returns one Document per memory: `pageContent` is
  * its content, `metadata` its key, score, category, namespace and dates, `id` its id.
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from "@claw/memory-core";
+ * import { ClawMemoryRetriever } from "@claw/memory-langchain";
+ *
+ * const memory = await createMemory({ workspaceDir: "./my-agent" });
+ * const retriever = new ClawMemoryRetriever({ memory, limit: 5 });
+ * const docs = await retriever.invoke("what is my cat called?");
+ * console.log(docs.map((doc) => `${doc.metadata.key}: ${doc.pageContent}`));
+ * ```
  */
 export class ClawMemoryRetriever extends BaseRetriever<ClawMemoryDocumentMetadata> {
   static override lc_name(): string {

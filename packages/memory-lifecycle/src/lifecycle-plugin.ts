@@ -9,6 +9,7 @@ import { SNAPSHOT_FILE } from "./snapshot/snapshot-format.js";
 /** Seed 000: a database smaller than this holds no memories worth keeping over the snapshot. */
 export const HYDRATE_BELOW_BYTES = 4096;
 
+/** Options of lifecyclePlugin: each overrides the config's setting for one start-up step. */
 export interface LifecyclePluginOptions {
   /** Override `auto_hydrate`. */
   hydrate?: boolean;
@@ -25,6 +26,14 @@ export interface LifecyclePluginOptions {
  * then export the snapshot. Before close, export once more. Each step follows the config
  * (`auto_hydrate`, `hygiene_enabled`, `snapshot_enabled`) unless an option overrides it; a failing
  * step is logged and does not stop start-up.
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from "@claw/memory-core";
+ * import { lifecyclePlugin } from "@claw/memory-lifecycle";
+ *
+ * const memory = await createMemory({ workspaceDir: "./my-agent", plugins: [lifecyclePlugin()] });
+ * ```
  */
 export function lifecyclePlugin(options: LifecyclePluginOptions = {}): ClawPlugin {
   const freshDatabases = new Set<string>();

@@ -1,6 +1,7 @@
 import type { BackendMemoryOptions } from "@claw/memory-core";
 import type { Pool } from "./db/pool.js";
 
+/** Options of PostgresMemory.open: where the database is, and the pool, schema and search settings. */
 export interface PostgresMemoryOptions extends BackendMemoryOptions {
   /** A libpq connection string (`[postgres] url`, or CLAW_MEMORY_PG_URL in the apps). Or give `pool`. */
   url?: string;
@@ -21,6 +22,9 @@ export interface PostgresMemoryOptions extends BackendMemoryOptions {
   preparedStatements?: boolean;
 }
 
+/** Connections in the pool unless `poolMax` says otherwise. */
 export const DEFAULT_POOL_MAX = 10;
+/** The PostgreSQL schema the tables go in unless `schema` says otherwise. */
 export const DEFAULT_SCHEMA = "public";
+/** The text search configuration (stemming, stop words) unless `textSearchConfig` says otherwise. */
 export const DEFAULT_TEXT_SEARCH_CONFIG = "english";

@@ -21,6 +21,7 @@ import { describeLocation } from "./status.js";
 /** A Memory stored in PostgreSQL (its `name` is "postgres"), for several servers sharing one store. */
 export type PostgresMemory = BackendMemory;
 
+/** Opens a Memory on PostgreSQL; createMemory uses it for `backend = "postgres"`. */
 export const PostgresMemory = {
   /** Connects and creates or upgrades the schema. Throws MemoryError (STORAGE, INVALID_INPUT, …). */
   async open(options: PostgresMemoryOptions): Promise<PostgresMemory> {

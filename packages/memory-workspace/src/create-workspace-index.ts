@@ -20,6 +20,21 @@ import type { Watcher, WorkspaceIndex } from "./workspace-types.js";
  * transcripts) into `memory`, and answers memory_search / memory_get over them. The files are the
  * truth: deleting the database and syncing again rebuilds the same entries. The memory stays the
  * caller's to close; close() here stops the watchers.
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from "@claw/memory-core";
+ * import { createWorkspaceIndex } from "@claw/memory-workspace";
+ *
+ * const memory = await createMemory({ workspaceDir: "./my-agent" });
+ * const index = createWorkspaceIndex(memory, "./my-agent");
+ * await index.sync(); // MEMORY.md and the Markdown under memory/ and bank/
+ * for (const hit of await index.search("deploy checklist", { limit: 3 })) {
+ *   console.log(`${hit.path}:${hit.startLine}`, hit.snippet);
+ * }
+ * await index.close();
+ * await memory.close();
+ * ```
  */
 export function createWorkspaceIndex(
   memory: Memory,

@@ -5,6 +5,7 @@ import { MemoryError, silentLogger } from "@claw/memory-api";
 import { memoryContextOf } from "@claw/memory-core";
 import { toRelativePath } from "./files/workspace-paths.js";
 
+/** Where session transcripts are and when they are indexed again. */
 export interface SessionSourceOptions {
   /** Folder of `*.jsonl` transcripts (absolute, or relative to the workspace). */
   dir: string;
@@ -14,6 +15,7 @@ export interface SessionSourceOptions {
   deltaMessages?: number;
 }
 
+/** Options of createWorkspaceIndex: the namespace, extra paths, chunking, sessions, watching and logging. */
 export interface WorkspaceIndexOptions {
   /** Namespace of the indexed entries. Default "default". */
   namespace?: string;
@@ -31,6 +33,7 @@ export interface WorkspaceIndexOptions {
   generator?: TextGenerator;
   /** Default the logger createMemory was given, else silent. */
   logger?: Logger;
+  /** The clock; default the system's. */
   now?: () => Date;
 }
 
@@ -47,6 +50,7 @@ export interface ResolvedOptions {
   now: () => Date;
 }
 
+/** The defaults of WorkspaceIndexOptions. */
 export const DEFAULT_WORKSPACE_OPTIONS = Object.freeze({
   namespace: "default",
   chunkTokens: 400,

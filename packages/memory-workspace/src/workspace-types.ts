@@ -55,6 +55,7 @@ export interface SyncReport {
   durationMs: number;
 }
 
+/** Options of WorkspaceIndex.sync. */
 export interface SyncOptions {
   /** Compare every entry with the database instead of trusting the manifest; also indexes session
    *  transcripts below their delta thresholds. */
@@ -64,6 +65,7 @@ export interface SyncOptions {
 /** Where a search hit came from. */
 export type HitOrigin = "file" | "fact" | "session" | "memory";
 
+/** One result of WorkspaceIndex.search: the entry, where it came from, its score and a snippet. */
 export interface SearchHit {
   key: string;
   origin: HitOrigin;
@@ -88,6 +90,7 @@ export interface SearchHit {
   model: string | null;
 }
 
+/** Options of WorkspaceIndex.search: how many hits, and filters by entity, fact kind and date. */
 export interface WorkspaceSearchOptions {
   /** Default 5. */
   limit?: number;
@@ -108,6 +111,7 @@ export interface WorkspaceSearchOptions {
   signal?: AbortSignal;
 }
 
+/** Which lines WorkspaceIndex.read returns. */
 export interface ReadOptions {
   /** First line to return, 1-based. Default 1. */
   from?: number;
@@ -115,6 +119,7 @@ export interface ReadOptions {
   lines?: number;
 }
 
+/** The text WorkspaceIndex.read returned, and where it is in the file. */
 export interface ReadResult {
   /** The relative POSIX path that was read. */
   path: string;
@@ -125,6 +130,7 @@ export interface ReadResult {
   to: number;
 }
 
+/** What the index knows about one `@entity`: its facts, opinions and page. */
 export interface EntitySummary {
   /** The name asked for, without `@`; the entity's canonical name (its page's) when it is an alias. */
   name: string;
@@ -134,12 +140,14 @@ export interface EntitySummary {
   opinions: RetainedFact[];
 }
 
+/** Options of WorkspaceIndex.reflect. */
 export interface ReflectOptions {
   /** Only rewrite the pages of entities with facts since then ("7d", a date, a timestamp).
    *  Opinion confidence is always replayed over all evidence, so it does not depend on it. */
   since?: string | Date;
 }
 
+/** What one reflect run read and wrote. */
 export interface ReflectReport {
   /** Facts read from the index. */
   facts: number;
@@ -156,6 +164,7 @@ export interface ReflectReport {
   durationMs: number;
 }
 
+/** Options of WorkspaceIndex.watch: when syncs run and who is told about them. */
 export interface WatchOptions {
   /** Quiet time after the last change before a sync. Default: the index's debounceMs (1500). */
   debounceMs?: number;
@@ -163,10 +172,13 @@ export interface WatchOptions {
   maxWaitMs?: number;
   /** Poll every N ms instead of using file system events (network drives); true = 5000. */
   poll?: boolean | number;
+  /** Told the report of each sync the watcher ran. */
   onSync?: (report: SyncReport) => void;
+  /** Told when a sync fails; the watcher goes on. */
   onError?: (error: unknown) => void;
 }
 
+/** A running watch: syncs the index as the files change until closed. */
 export interface Watcher {
   /** Resolves with the report of the next sync this watcher runs. */
   nextSync(): Promise<SyncReport>;
@@ -176,12 +188,18 @@ export interface Watcher {
   close(): Promise<void>;
 }
 
+/**
+ * A workspace's Markdown files indexed into a memory: sync and watch them, search them
+ * (memory_search), read them (memory_get), and reflect the Retain facts into entity pages.
+ * Made by createWorkspaceIndex.
+ */
 export interface WorkspaceIndex {
   readonly workspaceDir: string;
   readonly namespace: string;
   /** Indexes the workspace's Markdown files (and transcripts) incrementally. Calls made while a
    *  sync runs share one follow-up sync, so each sees the files as they were when it was called. */
   sync(options?: SyncOptions): Promise<SyncReport>;
+  /** Syncs whenever the files change (debounced), until the watcher is closed. */
   watch(options?: WatchOptions): Watcher;
   /** Hybrid recall over file chunks, facts and stored entries; never waits for a sync. */
   search(query: string, options?: WorkspaceSearchOptions): Promise<SearchHit[]>;

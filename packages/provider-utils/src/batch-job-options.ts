@@ -2,8 +2,10 @@
 import type { EmbeddingBatchJobOptions } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 
+/** How often a batch job is polled unless `pollIntervalMs` says otherwise. */
 export const DEFAULT_POLL_INTERVAL_MS = 30_000;
 
+/** What one vendor's batch jobs accept. */
 export interface BatchJobLimits {
   /** Most texts one job takes. */
   maxTextsPerJob: number;

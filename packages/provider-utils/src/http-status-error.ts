@@ -17,6 +17,10 @@
 import { isMemoryError, MemoryError, type MemoryErrorCode } from "@claw/memory-api";
 import { type Redaction, redactCause, redactSecrets } from "./redact-secrets.js";
 
+/**
+ * What went wrong with a provider request, as the error mapping sees it: an HTTP status, no answer
+ * at all, the request's own deadline, or something unexpected.
+ */
 export type ProviderFailure =
   | {
       kind: "http";
@@ -35,6 +39,7 @@ export type ProviderFailure =
   /** Something else failed: an SDK bug, an answer that could not be parsed. */
   | { kind: "unexpected" };
 
+/** The MemoryError a provider failure becomes: its code, whether to retry, and after how long. */
 export interface FailureClass {
   code: MemoryErrorCode;
   retryable: boolean;
@@ -74,6 +79,7 @@ function classifyStatus(failure: Extract<ProviderFailure, { kind: "http" }>): Fa
   return { code: "PROVIDER", retryable: false };
 }
 
+/** Options of the provider error mapping: the cause, and the secrets to redact from it. */
 export interface ProviderErrorOptions {
   /** The error being mapped; omitted when undefined. */
   cause?: unknown;

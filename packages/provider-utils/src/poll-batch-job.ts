@@ -9,6 +9,7 @@ import { type BatchJobLimits, checkBatchJobOptions } from "./batch-job-options.j
 /** Polls in a row that may fail (connection, 429, 5xx) before the job is given up. */
 export const MAX_POLL_FAILURES = 5;
 
+/** The abort signals a batch job's requests run with. */
 export interface BatchJobSignals {
   /** The caller's `signal` only: the request that creates the job must not be cut off by detaching. */
   signal: AbortSignal | undefined;
@@ -16,6 +17,7 @@ export interface BatchJobSignals {
   stop: AbortSignal | undefined;
 }
 
+/** One vendor's batch API, as runBatchJob drives it: submit, poll, collect the results, cancel. */
 export interface BatchJobVendor<Job, Result> extends BatchJobLimits {
   /** Most characters (summed over the texts) one job takes. */
   readonly maxCharsPerJob: number;

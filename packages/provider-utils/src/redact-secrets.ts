@@ -1,6 +1,7 @@
 // Keeps API keys out of what a provider passes on: error messages, and the cause chain that loggers
 // print as readily as the message. One implementation for every vendor; vendors add key shapes.
 
+/** What a redacted secret is replaced with. */
 export const REDACTED = "[redacted]";
 
 /** A secret's shape, for keys we were not told about (Google's `AIza…` keys, `?key=` in a URL). */
@@ -10,6 +11,7 @@ export interface SecretPattern {
   replacement?: string;
 }
 
+/** What to redact from a message: literal secrets, and patterns of secrets we were not told about. */
 export interface Redaction {
   /** Literal values, e.g. the key sent with the request; undefined and empty ones are skipped. */
   secrets: readonly (string | undefined)[];

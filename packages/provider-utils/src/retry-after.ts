@@ -3,6 +3,7 @@
 
 /** Anything with `get(name)`: fetch's Headers, or an SDK's header map. */
 export interface HeaderReader {
+  /** The header's value, or null/undefined when absent. */
   get(name: string): string | null | undefined;
 }
 

@@ -42,6 +42,9 @@ export function tokenSha256(token: string): string {
   return sha256(token).toString("hex");
 }
 
+/**
+ * Checks bearer tokens against the configured ones (by SHA-256, in constant time) and says whose they are.
+ */
 export class TokenVerifier {
   private readonly stored: StoredToken[];
 

@@ -1,6 +1,7 @@
 // A token bucket per caller: `capacity` requests at once, refilled at `refillPerSecond`.
 import { MemoryError } from "@claw/memory-api";
 
+/** A token bucket per caller: its size and how fast it refills. */
 export interface RateLimitSettings {
   /** Requests a caller may make at once (the bucket's size). */
   capacity: number;
@@ -16,6 +17,7 @@ interface Bucket {
 /** Most callers tracked at once; the least recently seen is forgotten first (it would be full anyway). */
 const MAX_BUCKETS = 10_000;
 
+/** Limits the requests of each caller with a token bucket; an empty bucket answers RATE_LIMITED. */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 

@@ -10,8 +10,10 @@ export type HttpErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "METHOD_NOT_ALLOWED"
   | "INTERNAL";
+/** Every `error.code` the HTTP API answers with. */
 export type ApiErrorCode = MemoryErrorCode | HttpErrorCode;
 
+/** The HTTP status of each error code. */
 export const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = Object.freeze({
   INVALID_INPUT: 400,
   UNAUTHORIZED: 401,
@@ -53,6 +55,7 @@ export class HttpError extends Error {
   }
 }
 
+/** An error as the HTTP API answers it, and what is logged about it. */
 export interface ApiError {
   status: number;
   code: ApiErrorCode;
@@ -76,6 +79,10 @@ interface FastifyLikeError {
   validationContext?: string;
 }
 
+/**
+ * Any thrown value as an ApiError; the message of an internal failure is kept for the log and hidden from the
+ * client.
+ */
 export function toApiError(error: unknown): ApiError {
   if (isMemoryError(error)) {
     const code = error.code;

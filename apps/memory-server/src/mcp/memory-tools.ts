@@ -25,6 +25,7 @@ export interface ToolScope {
   readOnly?: boolean;
 }
 
+/** Options of createMemoryMcpServer: what the caller may touch and the version reported. */
 export interface MemoryToolsOptions {
   scope?: ToolScope;
   /** Reported to clients in the initialize handshake. */

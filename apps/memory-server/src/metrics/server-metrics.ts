@@ -4,6 +4,7 @@ import type { Memory } from "@claw/memory-api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, Histogram, MetricsRegistry, renderGauge } from "./metrics-registry.js";
 
+/** The server's Prometheus metrics, served at `/metrics`. */
 export interface ServerMetrics {
   readonly registry: MetricsRegistry;
   /** claw_memory_http_requests_total{method,route,status} */
@@ -20,6 +21,7 @@ export interface ServerMetrics {
   readonly rateLimited: Counter;
 }
 
+/** A fresh set of the server's metrics. */
 export function createServerMetrics(): ServerMetrics {
   const registry = new MetricsRegistry();
   return {

@@ -26,6 +26,10 @@ export interface BackendEmbedderOptions {
   afterBackfill?: () => Promise<void>;
 }
 
+/**
+ * The BackendEmbedder a store uses: background and immediate embedding through `worker`, vectors written to
+ * `rows`.
+ */
 export function createBackendEmbedder(
   worker: EmbeddingWorker,
   rows: VectorRows,

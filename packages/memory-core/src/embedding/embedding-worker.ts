@@ -43,11 +43,13 @@ export interface VectorRows {
 
 /** Vectors by content hash, per provider and model. */
 export interface VectorCache {
+  /** The cached vectors of these content hashes (the ones found). */
   get(
     provider: string,
     model: string,
     hashes: readonly string[],
   ): Map<string, Float32Array> | Promise<Map<string, Float32Array>>;
+  /** Caches vectors by content hash. */
   put(
     provider: string,
     model: string,
@@ -55,6 +57,7 @@ export interface VectorCache {
   ): void | Promise<void>;
 }
 
+/** What an EmbeddingWorker works with: the store's vector rows, the cache, the provider and its limits. */
 export interface EmbeddingWorkerOptions {
   rows: VectorRows;
   cache: VectorCache;
@@ -70,6 +73,10 @@ export interface EmbeddingWorkerOptions {
   onWrite: () => void | Promise<void>;
 }
 
+/**
+ * Embeds entries for a store: batches them to the provider's token budget, reuses cached vectors, retries
+ * failed batches, and writes the vectors.
+ */
 export class EmbeddingWorker {
   private readonly jobs: DeferredQueue<EmbedJob>;
   /** Rows claimed by batches still running, released if close() gives up on them. */
@@ -176,6 +183,10 @@ export class EmbeddingWorker {
     return { written: await this.write(jobs, vectors), sent: misses.length };
   }
 
+  /**
+   * The vector of one query text, clipped to the provider's input limit. Throws PROVIDER when none comes
+   * back.
+   */
   async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
     const [vector] = await this.callProvider([this.clip(text)], "query", signal);
     if (vector === undefined) throw new MemoryError("PROVIDER", "the embedding provider returned no vector");

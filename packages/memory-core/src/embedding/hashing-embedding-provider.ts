@@ -2,6 +2,7 @@ import type { EmbeddingProvider, EmbedOptions } from "@claw/memory-api";
 import { MemoryError } from "@claw/memory-api";
 import { cjkBigrams, containsCjk, tokenizeWords } from "../text/tokenizer.js";
 
+/** Options of the hashing provider (offline, deterministic vectors from word hashes; for tests and demos). */
 export interface HashingEmbeddingOptions {
   /** Vector length; defaults to 256. */
   dimensions?: number;

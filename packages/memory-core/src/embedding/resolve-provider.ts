@@ -6,11 +6,13 @@ import { PROVIDER_KEY_VARIABLES } from "../config/config-environment.js";
 import type { MemoryConfig } from "../config/config-schema.js";
 import { resolveFromCwd } from "./import-from-cwd.js";
 
+/** The model `provider = "local"` uses when `model` is not given. */
 export const DEFAULT_LOCAL_MODEL = "gte-multilingual-base";
 
 /** Loads a provider package by name; apps pass their own so resolution starts from them. */
 export type ModuleImporter = (specifier: string) => Promise<unknown>;
 
+/** The embedding provider the config asked for, or null and why. */
 export interface ResolvedProvider {
   provider: EmbeddingProvider | null;
   /** Why there is no provider (or not the configured one), for status() and one warning. */

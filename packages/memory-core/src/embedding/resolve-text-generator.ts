@@ -3,6 +3,7 @@ import { PROVIDER_KEY_VARIABLES } from "../config/config-environment.js";
 import type { MemoryConfig } from "../config/config-schema.js";
 import { importFromHere, type ModuleImporter } from "./resolve-provider.js";
 
+/** The curator's text generator the config asked for, or null and why. */
 export interface ResolvedGenerator {
   generator: TextGenerator | null;
   /** Why there is none, naming what to set or install. */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { isMemoryError } from "@claw/memory-api";
 
+/** How failed provider requests are retried: how often, for how long, and how long to wait between tries. */
 export interface RetryPolicy {
   /** Retries after the first attempt. */
   maxRetries: number;
@@ -11,6 +12,10 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
+/**
+ * The retry policy's defaults; `embedding_max_retries` and `embedding_retry_deadline_ms` override
+ * the first two.
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 4,
   deadlineMs: 60_000,

@@ -9,6 +9,7 @@ export interface BackendOpenOptions {
   /** null = keyword-only. */
   provider: EmbeddingProvider | null;
   logger: Logger;
+  /** The clock. */
   now: () => Date;
 }
 
@@ -21,7 +22,9 @@ export interface BackendMemoryOptions {
   /** Why no provider is set, for status() (e.g. a missing API key). */
   embeddingUnavailableReason?: string;
   logger?: Logger;
+  /** The clock; default the system's. */
   now?: () => Date;
+  /** Makes entry ids; default random UUIDs. */
   newId?: () => string;
   /** Close the provider with the store (createMemory sets it for providers it created). */
   closeProvider?: boolean;

@@ -47,6 +47,7 @@ export function writeDamageMarker(databasePath: string, note: DamageNote): void 
   renameSync(temp, path);
 }
 
+/** Deletes the damage marker beside the database, if any (after a repair). */
 export function removeDamageMarker(databasePath: string): void {
   rmSync(damageMarkerPath(databasePath), { force: true });
 }

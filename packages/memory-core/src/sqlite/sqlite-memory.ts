@@ -20,6 +20,7 @@ export interface SqliteMemoryOptions extends BackendMemoryOptions {
 /** A Memory stored in SQLite (its `name` is "sqlite"). */
 export type SqliteMemory = BackendMemory;
 
+/** Opens a Memory on a SQLite file; createMemory uses it for `backend = "sqlite"` (the default). */
 export const SqliteMemory = {
   /**
    * Opens (creating or upgrading) the database. Throws MemoryError STORAGE when it cannot, and

@@ -2,6 +2,7 @@ import type { ConsolidationResult, Memory } from "@claw/memory-api";
 import { type ConsolidateOptions, consolidateTurn, type Turn } from "../consolidation/consolidate-turn.js";
 import { settingsOf } from "../support/memory-defaults.js";
 
+/** Options of autoSaveTurn: consolidation's options, and whether to save at all. */
 export interface AutoSaveOptions extends ConsolidateOptions {
   /** Default the memory's `auto_save`. */
   enabled?: boolean;

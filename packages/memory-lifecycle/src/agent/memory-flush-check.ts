@@ -1,5 +1,6 @@
 import { MemoryError } from "@claw/memory-api";
 
+/** A session's context use, for deciding whether to flush memories before compaction. */
 export interface MemoryFlushState {
   /** Tokens the session's context holds now (an estimate is fine). */
   contextTokens: number;
@@ -15,6 +16,7 @@ export interface MemoryFlushState {
   lastFlushCompactionCount?: number;
 }
 
+/** Whether a flush turn is due now, and the threshold it was measured against. */
 export interface MemoryFlushDecision {
   flush: boolean;
   /** The token count past which a flush is due. */
@@ -23,7 +25,9 @@ export interface MemoryFlushDecision {
   prompt: string;
 }
 
+/** The system message of a flush turn: tells the model the session is about to be compacted. */
 export const MEMORY_FLUSH_SYSTEM_PROMPT = "Session nearing compaction. Store durable memories now.";
+/** The user message of a flush turn: asks the model to write down what should last. */
 export const MEMORY_FLUSH_PROMPT =
   "Write any lasting notes to memory/YYYY-MM-DD.md (or store them with memory_store); reply with NO_REPLY if nothing to store.";
 

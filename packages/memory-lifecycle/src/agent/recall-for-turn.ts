@@ -7,6 +7,7 @@ import { bulletOf, estimateTokens } from "./token-budget.js";
 /** The first line of every recalled block; the autosave filter drops text that carries it. */
 export const MEMORY_CONTEXT_MARKER = "[memory context]";
 
+/** Options of recallForTurn: how many memories, from where, and the token budget of the block. */
 export interface RecallForTurnOptions {
   /** Default the memory's `auto_recall_limit` (5). */
   limit?: number;
@@ -32,6 +33,14 @@ const DUPLICATE_JACCARD = 0.85;
  * best first, near-duplicates and earlier recalled blocks dropped, cut to the token budget.
  * Because of the marker, an autosave of this text is filtered out, so recalled memories are
  * never stored back as new ones.
+ *
+ * @example
+ * ```ts
+ * import { recallForTurn } from "@claw/memory-lifecycle";
+ *
+ * const recalled = await recallForTurn(memory, "what is my cat called?", { limit: 5 });
+ * const system = `You are a helpful assistant.\n\n${recalled.text}`;
+ * ```
  */
 export async function recallForTurn(
   memory: Memory,

@@ -3,6 +3,7 @@ import type { Memory, MemoryEntry } from "@claw/memory-api";
 import { settingsOf } from "../support/memory-defaults.js";
 import { bulletOf, estimateTokens } from "./token-budget.js";
 
+/** Options of stableMemoryBlock: the namespace, how many core memories, and the token budget. */
 export interface StableMemoryBlockOptions {
   namespace?: string;
   /** How many core memories at most (default 20). */
@@ -13,6 +14,7 @@ export interface StableMemoryBlockOptions {
   enabled?: boolean;
 }
 
+/** The heading of the stable core-memory block. */
 export const STABLE_BLOCK_HEADING = "## What you remember about the user";
 
 /**

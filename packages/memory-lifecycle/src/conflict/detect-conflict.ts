@@ -6,6 +6,7 @@ import { contradictionSignals, SIGNAL_BOOST } from "./contradiction-signals.js";
 /** Seed 000: the contradiction boost enters the total with this weight. */
 export const CONTRADICTION_WEIGHT = 0.3;
 
+/** The conflict measure used unless configured: 0.4 Jaccard + 0.4 cosine + 0.2 BM25 overlap. */
 export const DEFAULT_CONFLICT_MODE: ConflictMode = {
   kind: "combined",
   jaccardWeight: 0.4,

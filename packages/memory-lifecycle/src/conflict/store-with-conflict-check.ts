@@ -3,6 +3,7 @@ import { MemoryError } from "@claw/memory-api";
 import { loggerOf, settingsOf } from "../support/memory-defaults.js";
 import { detectConflict } from "./detect-conflict.js";
 
+/** Options of storeWithConflictCheck: the store options, and how conflicts are measured. */
 export interface ConflictCheckOptions extends StoreOptions {
   /** Default: the memory's `conflict_threshold` (0.6). A pair conflicts when total > threshold. */
   threshold?: number;
@@ -12,6 +13,7 @@ export interface ConflictCheckOptions extends StoreOptions {
   candidates?: number;
 }
 
+/** What storeWithConflictCheck stored and which entries it superseded. */
 export interface ConflictCheckResult {
   entry: MemoryEntry;
   /** Keys of the entries this one superseded. */
@@ -20,6 +22,7 @@ export interface ConflictCheckResult {
   compared: Array<{ key: string; score: ConflictScore }>;
 }
 
+/** The prefix put before a superseded entry's content, naming the entry that replaced it. */
 export const SUPERSEDED_PREFIX = (key: string): string => `[SUPERSEDED by '${key}'] `;
 
 /**

@@ -8,16 +8,19 @@ import { shouldSkipAutosave } from "./autosave-filter.js";
 
 /** Seed 000: a turn is promoted to Core at importance ≥ 0.8 and at least 10 characters. */
 export const CORE_PROMOTION_THRESHOLD = 0.8;
+/** A turn shorter than this is never promoted to Core. */
 export const CORE_PROMOTION_MIN_CHARS = 10;
-/** See the README: the seed's 50 characters keep too little of a turn to be found again. */
+/** Daily notes keep 500 characters of a turn: the seed's 50 keep too little of it to be found again. */
 export const DEFAULT_DAILY_MAX_CHARS = 500;
 
+/** One exchange of a conversation: the user's message and, when there was one, the answer. */
 export interface Turn {
   user: string;
   assistant?: string;
   sessionId?: string;
 }
 
+/** Options of consolidateTurn. */
 export interface ConsolidateOptions extends Pick<ConflictCheckOptions, "threshold" | "mode"> {
   namespace?: string;
   /** Characters kept of the turn in its Daily entry, cut at a word boundary (default 500). */

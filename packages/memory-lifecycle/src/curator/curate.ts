@@ -3,6 +3,7 @@ import { MemoryError } from "@claw/memory-api";
 import { CURATOR_SYSTEM_PROMPT, curatorPrompt } from "./curator-prompt.js";
 import { type CuratorProposal, parseCuratorAnswer } from "./curator-proposal.js";
 
+/** Options of curate: dry run, how much one run may remove, and the generator to ask. */
 export interface CurateOptions {
   /** Report what would change, change nothing. */
   dryRun?: boolean;

@@ -1,5 +1,9 @@
 import type { MemoryEntry } from "@claw/memory-api";
 
+/**
+ * The system prompt the curator sends with the memories: find duplicates, contradictions and memories of no
+ * lasting value, answer in JSON.
+ */
 export const CURATOR_SYSTEM_PROMPT = `You curate the long-term memory of an AI assistant.
 You are shown memories as JSON lines. Find exact or near duplicates, memories that contradict a newer
 one, and memories of no lasting value. Answer with JSON only, in this shape:

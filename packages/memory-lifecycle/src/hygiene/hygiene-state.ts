@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { HygieneReport } from "@claw/memory-api";
 import { writeFileAtomic } from "@claw/memory-core";
 
+/** The file in the workspace that records when hygiene last ran. */
 export const HYGIENE_STATE_FILE = "memory_hygiene_state.json";
 
 export interface HygieneState {

@@ -1,5 +1,6 @@
 import type { MemoryEntry } from "@claw/memory-api";
 
+/** How long one category's entries are kept, and how many always stay. */
 export interface CategoryRetention {
   /** Entries not updated for this many days have expired. */
   days: number;

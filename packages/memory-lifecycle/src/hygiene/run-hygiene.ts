@@ -4,6 +4,7 @@ import { settingsOf, workspaceOf } from "../support/memory-defaults.js";
 import { readHygieneState, writeHygieneState } from "./hygiene-state.js";
 import { type CategoryRetention, planPrune } from "./prune-plan.js";
 
+/** Options of runHygiene: retention overrides, and whether to run before the interval has passed. */
 export interface HygieneOptions extends Partial<RetentionConfig> {
   /** Run even when the last run was less than the interval ago. */
   force?: boolean;

@@ -1,5 +1,6 @@
 import type { MemoryEntry } from "@claw/memory-api";
 
+/** The snapshot's file name in the workspace. */
 export const SNAPSHOT_FILE = "MEMORY_SNAPSHOT.md";
 const MARKER = "<!-- claw-memory snapshot v1 -->";
 

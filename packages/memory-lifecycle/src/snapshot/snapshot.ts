@@ -6,6 +6,7 @@ import { writeFileAtomic } from "@claw/memory-core";
 import { loggerOf } from "../support/memory-defaults.js";
 import { parseSnapshot, renderSnapshot, SNAPSHOT_FILE } from "./snapshot-format.js";
 
+/** What a snapshot export or hydration did: the file and how many core memories. */
 export interface SnapshotResult {
   path: string;
   /** Core memories in the snapshot. */

@@ -8,6 +8,10 @@ import { z } from "zod";
 import { MEMORY_TOOLS, type MemoryToolDefinition, type MemoryToolName } from "./memory-tool-definitions.js";
 import type { MemoryToolContext } from "./memory-tool-scope.js";
 
+/**
+ * Options of bindMemoryTools (and the adapters' memoryTools): which tools, read-only, and the namespace and
+ * session they use.
+ */
 export interface MemoryToolsOptions {
   /** Confine the tools to this namespace (a call naming another one is refused); default any. */
   namespace?: string;
@@ -35,14 +39,18 @@ export interface MemoryToolInputSchema {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
+    /** Passes the input through; `call` validates it. */
     validate(value: unknown): { value: unknown };
     readonly jsonSchema: {
+      /** The tool's input as JSON Schema. */
       input(options: { target: string }): Record<string, unknown>;
+      /** The same JSON Schema as `input`. */
       output(options: { target: string }): Record<string, unknown>;
     };
   };
 }
 
+/** One memory tool bound to a memory, ready to hand to an agent framework. */
 export interface BoundMemoryTool {
   readonly name: MemoryToolName;
   readonly title: string;
@@ -111,6 +119,7 @@ export async function runMemoryTool(
   }
 }
 
+/** True when a tool's result is a MemoryToolError rather than its answer. */
 export function isMemoryToolError(value: unknown): value is MemoryToolError {
   if (typeof value !== "object" || value === null || !("error" in value)) return false;
   const error = (value as { error: unknown }).error;

@@ -13,8 +13,10 @@ import {
   toolEntryOf,
 } from "./memory-tool-scope.js";
 
+/** The names of the memory tools. */
 export type MemoryToolName = "memory_store" | "memory_recall" | "memory_forget" | "memory_get";
 
+/** One memory tool, independent of any framework: its name, description, input shape and how it runs. */
 export interface MemoryToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape, Result = unknown> {
   readonly name: MemoryToolName;
   readonly title: string;
@@ -76,6 +78,7 @@ export const memoryRecallTool: MemoryToolDefinition<typeof recallShape, { result
 
 const getShape = { key: z.string().min(1), namespace: memoryToolFields.namespace };
 
+/** `memory_get`: reads one memory by its key. */
 export const memoryGetTool: MemoryToolDefinition<typeof getShape, MemoryToolEntry> = {
   name: "memory_get",
   title: "Get a memory",
@@ -111,6 +114,7 @@ const storeShape = {
     .describe('How long the memory lasts, from now: "30m", "12h", "7d", "2w", "1y". Not with expiresAt.'),
 };
 
+/** `memory_store`: stores a memory under a key (replacing the one there). */
 export const memoryStoreTool: MemoryToolDefinition<typeof storeShape, MemoryToolEntry> = {
   name: "memory_store",
   title: "Store a memory",
@@ -137,6 +141,7 @@ export const memoryStoreTool: MemoryToolDefinition<typeof storeShape, MemoryTool
 
 const forgetShape = { key: z.string().min(1), namespace: memoryToolFields.namespace };
 
+/** `memory_forget`: deletes one memory by its key. */
 export const memoryForgetTool: MemoryToolDefinition<typeof forgetShape, { key: string; removed: boolean }> = {
   name: "memory_forget",
   title: "Forget a memory",

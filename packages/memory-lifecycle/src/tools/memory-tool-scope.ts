@@ -13,6 +13,7 @@ export interface MemoryToolScope {
   subject?: string;
 }
 
+/** What a tool call runs with: its scope, and who its writes are recorded as. */
 export interface MemoryToolContext {
   scope?: MemoryToolScope;
   /** Who the tools' writes are recorded as in the entries' history; default the memory's own. */
@@ -59,6 +60,10 @@ export function actorOf(context: MemoryToolContext): { actor?: string } {
   return context.actor === undefined ? {} : { actor: context.actor };
 }
 
+/**
+ * An entry as the tools return it: key, content, category, namespace, score and the other fields a model
+ * needs.
+ */
 export function toolEntryOf(entry: MemoryEntry): MemoryToolEntry {
   return {
     key: entry.key,

@@ -160,4 +160,5 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** The schema version this release creates and upgrades to. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -23,8 +23,10 @@ export const CONFIDENCE_RULE = Object.freeze({
   matchThreshold: 0.5,
 });
 
+/** Whether a fact supports or contradicts an opinion. */
 export type Stance = "supports" | "contradicts";
 
+/** A fact that bears on an opinion, and the confidence after it. */
 export interface Evidence {
   fact: RetainedFact;
   stance: Stance;
@@ -32,6 +34,7 @@ export interface Evidence {
   confidence: number;
 }
 
+/** An opinion from the Retain sections, with the evidence for and against it. */
 export interface Opinion {
   /** The key of the fact that first stated it. */
   id: string;

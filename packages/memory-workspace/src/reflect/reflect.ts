@@ -14,6 +14,7 @@ import { composePage, digestOf } from "./page-block.js";
 import { digest, type EntityPage, entityBody, entityFileName, opinionsBody } from "./render-pages.js";
 
 export { ENTITIES_DIR };
+/** The page reflect writes opinions to, relative to the workspace. */
 export const OPINIONS_PAGE = "bank/opinions.md";
 const SUMMARY_MAX_CHARS = 1_200;
 

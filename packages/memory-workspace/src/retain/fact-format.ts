@@ -1,6 +1,7 @@
 // The typed-bullet grammar of `## Retain` (seed 003) and the fact entry content built from it.
 import type { FactKind } from "../workspace-types.js";
 
+/** The category of entries made from Retain facts. */
 export const FACT_CATEGORY = "fact";
 
 const KIND_OF_LETTER: Readonly<Record<string, FactKind>> = {
@@ -15,6 +16,7 @@ const LETTER_OF_KIND: Readonly<Record<FactKind, string>> = {
   opinion: "O",
   observation: "S",
 };
+/** The kinds of Retain fact: world (W), experience (B), opinion (O), observation (S). */
 export const FACT_KINDS: readonly FactKind[] = ["world", "experience", "opinion", "observation"];
 
 // `- W @Alice works at Acme`, `- O(c=0.7) @Bob prefers Rust`, `* S: …`; full-width brackets and
@@ -27,6 +29,7 @@ const TYPED_BULLET =
 // not after a word character, so `bob@example.com` mentions nobody.
 const MENTION = /(?<![\p{L}\p{N}\p{M}_@])@([\p{L}\p{N}\p{M}_](?:[\p{L}\p{N}\p{M}_.-]*[\p{L}\p{N}\p{M}_])?)/gu;
 
+/** A Retain bullet read: its kind, text, confidence (opinions) and `@` mentions. */
 export interface TypedStatement {
   kind: FactKind;
   text: string;
@@ -57,6 +60,7 @@ export function formatFactContent(statement: Pick<TypedStatement, "kind" | "text
   return `${letter}${confidence} ${statement.text}`;
 }
 
+/** A fact entry's content read back as a TypedStatement, or null when it is not one. */
 export function parseFactContent(content: string): TypedStatement | null {
   return parseTypedBullet(`- ${content}`);
 }

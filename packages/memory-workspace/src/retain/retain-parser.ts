@@ -4,12 +4,14 @@ import { mentionsOf, parseTypedBullet, type TypedStatement } from "./fact-format
 /** Section titles that hold retained facts, compared without case and a trailing colon. */
 export const RETAIN_HEADINGS: readonly string[] = ["retain", "保留"];
 
+/** A fact found in a file's Retain section, with its entities and lines. */
 export interface FactDraft extends TypedStatement {
   entities: string[];
   startLine: number;
   endLine: number;
 }
 
+/** The facts of a file's Retain sections, and the lines of untyped bullets. */
 export interface RetainParse {
   facts: FactDraft[];
   /** Bullets in a Retain section without a W/B/O/S prefix: left to the file's chunks. */

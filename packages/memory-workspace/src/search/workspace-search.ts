@@ -9,6 +9,7 @@ import { FACT_KEY_PREFIX, FILE_KEY_PREFIX, SESSION_KEY_PREFIX } from "../sync/en
 import type { HitOrigin, SearchHit, WorkspaceSearchOptions } from "../workspace-types.js";
 import { snippetOf } from "./snippet.js";
 
+/** Hits a search returns unless `limit` says otherwise. */
 export const DEFAULT_SEARCH_LIMIT = 5;
 /** With an entity or kind filter, recall fetches this many times the limit and filters after. */
 const FILTER_OVERFETCH = 10;

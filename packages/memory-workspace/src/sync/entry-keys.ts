@@ -1,7 +1,10 @@
 // Deterministic keys of indexed entries: the same files always give the same keys.
 
+/** Keys of Markdown chunk entries start with this. */
 export const FILE_KEY_PREFIX = "file:";
+/** Keys of Retain fact entries start with this. */
 export const FACT_KEY_PREFIX = "fact:";
+/** Keys of session transcript entries start with this. */
 export const SESSION_KEY_PREFIX = "session:";
 
 /** `file:<path>#<n>`: the n-th chunk (from 0) of a Markdown file. */

@@ -6,6 +6,7 @@ import { MemoryError } from "@claw/memory-api";
 import { contentHash, writeFileAtomic } from "@claw/memory-core";
 
 export const MANIFEST_VERSION = 1;
+/** The folder in the workspace where the index keeps its state (the manifest). */
 export const STATE_DIR = ".claw-memory";
 
 export interface FileRecord {

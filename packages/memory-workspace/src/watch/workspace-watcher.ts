@@ -5,6 +5,7 @@ import type { ResolvedOptions } from "../workspace-options.js";
 import type { SyncReport, Watcher, WatchOptions } from "../workspace-types.js";
 import { DirectoryWatch } from "./directory-watch.js";
 
+/** The polling interval of `watch({ poll: true })`. */
 export const DEFAULT_POLL_MS = 5_000;
 const MAX_WAIT_FACTOR = 10;
 

@@ -22,6 +22,7 @@ import { checkStoreFile, type StoreFileFacts, StoreFileProblem } from "./store-f
 /** The suffix of the replaced database kept beside the restored one. */
 export const BEFORE_RESTORE_SUFFIX = ".before-restore";
 
+/** Options of restoreStore: the backup and the database it replaces. */
 export interface RestoreStoreOptions {
   /** The backup: a claw-memory SQLite store (what Memory.backup writes on SQLite). */
   file: string;
@@ -31,6 +32,7 @@ export interface RestoreStoreOptions {
   force?: boolean;
 }
 
+/** What restoreStore restored, and where the replaced database was kept. */
 export interface RestoreStoreReport {
   /** The restored database (dbPath, absolute). */
   path: string;

@@ -6,6 +6,7 @@ import { storageFailure } from "../../storage-failure.js";
 import { fieldsOf } from "../search/metadata-fields.js";
 import { ENCODING_KEY } from "../vectors/encoding-state.js";
 
+/** The result of one doctor check of a SQLite store. */
 export interface DoctorCheck {
   name: "integrity" | "full-text" | "vector-codes" | "metadata-index";
   ok: boolean;

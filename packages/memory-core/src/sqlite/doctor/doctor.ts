@@ -14,6 +14,7 @@ import { readSalvageable, type SalvageReport, salvageStore } from "./salvage-sto
 
 export type { DoctorCheck, SalvageReport };
 
+/** Options of doctorStore: check only (default), repair, or salvage to a new file. */
 export interface DoctorOptions {
   /** Rebuild the derived parts (refused when entries are on damaged pages: salvage them instead). */
   repair?: boolean;
@@ -21,6 +22,7 @@ export interface DoctorOptions {
   salvageTo?: string;
 }
 
+/** What doctorStore found and did. */
 export interface DoctorReport {
   path: string;
   /** True when every check passed (after the repair, when one ran). */
@@ -33,7 +35,18 @@ export interface DoctorReport {
   salvage?: SalvageReport;
 }
 
-/** Checks the store at `path`, then repairs or salvages it as asked. Throws NOT_FOUND when there is no file. */
+/**
+ * Checks the store at `path`, then repairs or salvages it as asked. Throws NOT_FOUND when there is no file.
+ *
+ * @example
+ * ```ts
+ * import { doctorStore } from "@claw/memory-core";
+ *
+ * const report = doctorStore("./my-agent/brain.db");
+ * for (const check of report.checks) console.log(check.name, check.ok ? "ok" : check.detail);
+ * if (!report.ok) doctorStore("./my-agent/brain.db", { repair: true });
+ * ```
+ */
 export function doctorStore(path: string, options: DoctorOptions = {}): DoctorReport {
   if (!existsSync(path)) throw new MemoryError("NOT_FOUND", `no database at ${path}`);
   const marked = readDamageMarker(path) !== null;

@@ -11,6 +11,7 @@ import { rebuildHeader } from "./header-rebuild.js";
 import { readableRows, scannableRows } from "./readable-rows.js";
 import { writeRebuiltStore } from "./rebuilt-store.js";
 
+/** What a salvage copied out of a damaged store. */
 export interface SalvageReport {
   /** The new store. */
   path: string;

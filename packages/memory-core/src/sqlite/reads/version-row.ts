@@ -18,6 +18,7 @@ export interface VersionRow extends OptionalColumns {
   current: number | boolean;
 }
 
+/** A history row as the MemoryVersion that Memory.history returns. */
 export function versionOf(row: VersionRow): MemoryVersion {
   const version: MemoryVersion = {
     version: Number(row.version),
