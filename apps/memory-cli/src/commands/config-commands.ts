@@ -17,11 +17,24 @@ export async function configCommand(ctx: CliContext) {
 function mask(value: unknown, key = ""): unknown {
   if (SECRET_KEYS.has(key) && typeof value === "string")
     return value.length > 8 ? `${value.slice(0, 3)}…(masked)` : "…(masked)";
+  if (key === "url" && typeof value === "string") return withoutPassword(value);
   if (Array.isArray(value)) return value.map((v) => mask(v));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v, k)]));
   }
   return value;
+}
+
+/** A connection string with its password masked (`postgres://claw:***@host/db`). */
+function withoutPassword(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password === "") return value;
+    url.password = "***";
+    return url.toString();
+  } catch {
+    return value;
+  }
 }
 
 /** A TOML-like listing with the file's snake_case keys. */

@@ -185,6 +185,22 @@ describe("config and init", () => {
     expect(result.stdout).toMatch(/^conflict_threshold = 0.6$/m);
   });
 
+  it("config masks the password of a PostgreSQL connection string, from the file or the environment", async () => {
+    const ws = tempWorkspace();
+    writeFileSync(
+      join(ws, "claw-memory.toml"),
+      '[postgres]\nurl = "postgres://claw:file-pass-42@db.local:5432/claw"\n',
+    );
+    const fromFile = await runInProcess(["-w", ws, "config"]);
+    expect(fromFile.stdout).toContain('url = "postgres://claw:***@db.local:5432/claw"');
+    expect(fromFile.stdout).not.toContain("file-pass-42");
+    const fromEnv = await runInProcess(["-w", ws, "--json", "config"], {
+      env: { CLAW_MEMORY_PG_URL: "postgres://admin:env-pass-7@127.0.0.1/claw" },
+    });
+    expect(JSON.parse(fromEnv.stdout).postgres.url).toBe("postgres://admin:***@127.0.0.1/claw");
+    expect(fromEnv.stdout).not.toContain("env-pass-7");
+  });
+
   it("a broken config file is an error naming the key", async () => {
     const ws = tempWorkspace();
     const file = join(ws, "bad.toml");
