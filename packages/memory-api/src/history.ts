@@ -1,6 +1,18 @@
 import type { MemoryCategory, MemorySource } from "./memory-entry.js";
 import type { Metadata } from "./metadata.js";
 
+/** Every MemoryChange, in the order the history explains them (runtime checks and schemas use it). */
+export const MEMORY_CHANGES = [
+  "create",
+  "update",
+  "supersede",
+  "forget",
+  "restore",
+  "merge",
+  "prune",
+  "expire",
+] as const;
+
 /**
  * What made a version of an entry:
  * - "create": the first write of a key (or the first after it was forgotten);
@@ -13,15 +25,7 @@ import type { Metadata } from "./metadata.js";
  * - "prune": hygiene deleted it past its category's retention;
  * - "expire": it was deleted after its `expiresAt` passed.
  */
-export type MemoryChange =
-  | "create"
-  | "update"
-  | "supersede"
-  | "forget"
-  | "restore"
-  | "merge"
-  | "prune"
-  | "expire";
+export type MemoryChange = (typeof MEMORY_CHANGES)[number];
 
 /** The changes a write may record instead of the automatic create/update/supersede. */
 export type WriteChange = "merge" | "restore";

@@ -8,12 +8,13 @@ export type {
   EmbedOptions,
   TextGenerator,
 } from "./embedding-provider.js";
-export type {
-  HistoryRetention,
-  MemoryChange,
-  MemoryVersion,
-  RemovalChange,
-  WriteChange,
+export {
+  type HistoryRetention,
+  MEMORY_CHANGES,
+  type MemoryChange,
+  type MemoryVersion,
+  type RemovalChange,
+  type WriteChange,
 } from "./history.js";
 export type {
   ConflictScore,

@@ -130,7 +130,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<C
       // A damaged file is never hidden behind NoneMemory: writes would be dropped while the
       // entries it still holds wait to be salvaged (claw-memory doctor).
       const damaged = storageFailureCode(error) === "CORRUPT";
-      if (options.strict || options.onOpenFailure === "throw" || damaged) throw openFailure(error, what);
+      if (options.strict || options.onOpenFailure === "throw" || damaged) throw storageFailure(error, what);
       const reason = `${what} (${(error as Error).message}): running without memory (NoneMemory)`;
       logger.warn(reason);
       memory = new NoneMemory(reason, beforeClose, context) as ConfiguredMemory;
@@ -165,11 +165,6 @@ function makeWorkspace(workspaceDir: string): void {
   } catch (error) {
     throw storageFailure(error, `cannot create the workspace ${workspaceDir}`);
   }
-}
-
-/** Why the store did not open: its MemoryError as it is, anything else as STORAGE saying what failed. */
-function openFailure(error: unknown, what: string): unknown {
-  return storageFailure(error, what);
 }
 
 /** The memory an engine opened, carrying `context` (given to an engine that did not take it). */

@@ -110,18 +110,7 @@ export class NoneMemory implements Memory {
   }
   /** An empty store with no search at all, and the reason in `warnings`. */
   async status(): Promise<MemoryStatus> {
-    return {
-      backend: this.name,
-      entries: 0,
-      namespaces: 0,
-      pendingEmbeddings: 0,
-      missingEmbeddings: 0,
-      embedding: null,
-      vector: "none",
-      fts: false,
-      schemaVersion: 0,
-      warnings: [this.reason],
-    };
+    return { ...emptyStatus(this.name, 0), warnings: [this.reason] };
   }
   /** Nothing to reindex: 0. */
   async reindex(): Promise<number> {
@@ -135,4 +124,19 @@ export class NoneMemory implements Memory {
   async close(): Promise<void> {
     await this.beforeClose?.(this);
   }
+}
+
+/** A status with nothing counted and no search: NoneMemory's, and a damaged store's when its counts cannot be read. */
+export function emptyStatus(backend: string, schemaVersion: number): MemoryStatus {
+  return {
+    backend,
+    entries: 0,
+    namespaces: 0,
+    pendingEmbeddings: 0,
+    missingEmbeddings: 0,
+    embedding: null,
+    vector: "none",
+    fts: false,
+    schemaVersion,
+  };
 }

@@ -2,22 +2,12 @@
 // of a PostgreSQL backup), checked field by field, then as the history of each key: no version
 // number twice, at most one current version, and that one the newest.
 import type { MemoryChange, MemoryVersion } from "@claw/memory-api";
-import { isMemoryError, MemoryError } from "@claw/memory-api";
+import { isMemoryError, MEMORY_CHANGES, MemoryError } from "@claw/memory-api";
 import type { MemorySettings } from "../config/config-schema.js";
 import { metadataOf } from "../metadata/metadata-value.js";
 import * as check from "../validate-input.js";
 import { MAX_CONTEXT_BYTES, sourceOf } from "./entry-write.js";
 
-const CHANGES: readonly MemoryChange[] = [
-  "create",
-  "update",
-  "supersede",
-  "forget",
-  "restore",
-  "merge",
-  "prune",
-  "expire",
-];
 /** Versions are stored as 32-bit integers. */
 const MAX_VERSION = 2_147_483_647;
 
@@ -101,10 +91,10 @@ function toVersion(input: unknown, settings: MemorySettings): MemoryVersion {
     throw MemoryError.invalidInput("version", `expected a whole number from 1 to ${MAX_VERSION}`);
   const at = check.dateOf(v.at, "at");
   if (at === undefined) throw MemoryError.invalidInput("at", "must be given");
-  if (!CHANGES.includes(v.action as MemoryChange))
+  if (!MEMORY_CHANGES.includes(v.action as MemoryChange))
     throw MemoryError.invalidInput(
       "action",
-      `expected one of ${CHANGES.join(", ")}, got ${String(v.action)}`,
+      `expected one of ${MEMORY_CHANGES.join(", ")}, got ${String(v.action)}`,
     );
   const actor = check.requireText(v.actor, "actor", 256);
   const current = requireBoolean(v.current, "current");

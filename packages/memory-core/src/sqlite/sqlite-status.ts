@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import type { MemoryError, MemoryStatus } from "@claw/memory-api";
 import type { Database } from "better-sqlite3";
 import type { EmbeddingWorker } from "../embedding/embedding-worker.js";
+import { emptyStatus } from "../none-memory.js";
 import { storageFailure } from "../storage-failure.js";
 import { type DamageWatch, damageAdvice } from "./damage-watch.js";
 import { SCHEMA_VERSION } from "./schema/schema.js";
@@ -59,21 +60,11 @@ export function readStatusOf(
     const failure = storageFailure(error);
     notice(failure);
     if (failure.code !== "CORRUPT") throw failure;
-    status = {
-      backend: "sqlite",
-      path: sources.path,
-      entries: 0,
-      namespaces: 0,
-      pendingEmbeddings: 0,
-      missingEmbeddings: 0,
-      embedding: null,
-      vector: "none",
-      fts: false,
-      schemaVersion: SCHEMA_VERSION,
-    };
+    status = { ...emptyStatus("sqlite", SCHEMA_VERSION), path: sources.path };
   }
-  if (damage.note !== null) {
-    const advice = damageAdvice(sources.path, damage.note);
+  const note = damage.note;
+  if (note !== null) {
+    const advice = damageAdvice(sources.path, note);
     status.corrupt = advice;
     status.warnings = [...(status.warnings ?? []), advice];
   }

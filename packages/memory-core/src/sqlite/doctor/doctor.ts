@@ -90,23 +90,18 @@ function repairStore(path: string, checks: DoctorCheck[]): NonNullable<DoctorRep
     SOURCE_TABLES.has(name),
   );
   const read = readSalvageable(path);
-  const lost = read.entries.lost.length + read.versions.lost.length;
-  if (lost > 0) {
+  const { lostEntries, lostVersions } = read;
+  if (lostEntries.length + lostVersions.length > 0) {
     throw new MemoryError(
       "CORRUPT",
-      `${read.entries.lost.length} entries and ${read.versions.lost.length} versions are on damaged pages` +
+      `${lostEntries.length} entries and ${lostVersions.length} versions are on damaged pages` +
         `${hitSource.length > 0 ? ` (${hitSource.join(", ")})` : ""}; nothing was changed. ` +
         "`claw-memory doctor --salvage OUT` saves every entry that can be read into a new store",
     );
   }
   const rebuilt = join(dirname(path), `${basename(path)}.rebuilt`);
   rmSync(rebuilt, { force: true });
-  const written = writeRebuiltStore(rebuilt, {
-    entries: read.entries.rows,
-    versions: read.versions.rows,
-    meta: read.meta,
-    cache: read.cache,
-  });
+  const written = writeRebuiltStore(rebuilt, read.rows);
   const keptAs = `${path}.before-repair`;
   for (const suffix of ["", "-wal", "-shm"]) {
     rmSync(`${keptAs}${suffix}`, { force: true });

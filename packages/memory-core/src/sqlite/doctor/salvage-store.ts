@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { storageFailure } from "../../storage-failure.js";
 import { rebuildHeader } from "./header-rebuild.js";
 import { readableRows, scannableRows } from "./readable-rows.js";
-import { writeRebuiltStore } from "./rebuilt-store.js";
+import { type RebuildRows, writeRebuiltStore } from "./rebuilt-store.js";
 
 /** What a salvage copied out of a damaged store. */
 export interface SalvageReport {
@@ -23,8 +23,15 @@ export interface SalvageReport {
   versionsLost: number;
 }
 
+/** What a damaged store still gives: the rows to rebuild it from, and the ids known but unreadable. */
+export interface Salvageable {
+  rows: RebuildRows;
+  lostEntries: number[];
+  lostVersions: number[];
+}
+
 /** The rows a damaged store still gives, read from a copy; MemoryError CORRUPT when none can be. */
-export function readSalvageable(sourcePath: string) {
+export function readSalvageable(sourcePath: string): Salvageable {
   const folder = mkdtempSync(join(tmpdir(), "claw-salvage-"));
   try {
     const copy = join(folder, "brain.db");
@@ -49,10 +56,14 @@ export function readSalvageable(sourcePath: string) {
         ? readableRows(db, "memory_versions", "rowid")
         : { rows: [], lost: [], damaged: false };
       return {
-        entries,
-        versions,
-        meta: scannableRows(db, "meta"),
-        cache: tableExists(db, "embedding_cache") ? scannableRows(db, "embedding_cache") : [],
+        rows: {
+          entries: entries.rows,
+          versions: versions.rows,
+          meta: scannableRows(db, "meta"),
+          cache: tableExists(db, "embedding_cache") ? scannableRows(db, "embedding_cache") : [],
+        },
+        lostEntries: entries.lost,
+        lostVersions: versions.lost,
       };
     } finally {
       db.close();
@@ -70,18 +81,13 @@ export function salvageStore(sourcePath: string, outPath: string): SalvageReport
   }
   if (existsSync(out)) throw MemoryError.invalidInput("out", `${outPath} exists already; name a new file`);
   const read = readSalvageable(sourcePath);
-  const written = writeRebuiltStore(out, {
-    entries: read.entries.rows,
-    versions: read.versions.rows,
-    meta: read.meta,
-    cache: read.cache,
-  });
+  const written = writeRebuiltStore(out, read.rows);
   return {
     path: out,
     saved: written.entries,
-    lost: read.entries.lost.length,
+    lost: read.lostEntries.length,
     versionsSaved: written.versions,
-    versionsLost: read.versions.lost.length,
+    versionsLost: read.lostVersions.length,
   };
 }
 
