@@ -48,7 +48,12 @@ export const qualitySuite: Suite = {
     const real = await realProviderEngine(process.env, ctx.workDir, ctx.log);
     if (real.note !== undefined) ctx.log(`quality: ${real.note}`);
     // Engines are reopened by each index(): one list serves both datasets.
-    const engines = [...createAllEngines(ctx.workDir), ...wordvec, ...(real.engine ? [real.engine] : [])];
+    const only = process.env.CLAW_QUALITY_ENGINES?.split(",");
+    const engines = [
+      ...createAllEngines(ctx.workDir),
+      ...wordvec,
+      ...(real.engine ? [real.engine] : []),
+    ].filter((engine) => only === undefined || only.includes(engine.name));
     const output: SuiteOutput = { figures: [], charts: [], tables: [] };
     // Every profile runs every conversation of both datasets: fewer would hide regressions.
     for (const dataset of QUALITY_DATASETS) {

@@ -174,6 +174,12 @@ export interface RecallSource<R extends RecallRow> {
   rows(rids: readonly number[]): Promise<R[]> | R[];
   /** Substring fallback when ranked search found nothing. */
   like(query: string, limit: number): Promise<ScoredRow<R>[]> | ScoredRow<R>[];
+  /**
+   * True when searches run side by side (PostgreSQL's pool of connections): a hybrid recall then
+   * starts its vector stage beside the keyword stage instead of after it, and drops its result
+   * when a strong keyword hit makes it unnecessary. Absent: one after the other.
+   */
+  readonly concurrent?: boolean;
 }
 
 /**

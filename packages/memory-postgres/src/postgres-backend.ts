@@ -126,7 +126,13 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
 
     recallSource: (request) =>
       postgresRecallSource(
-        { ...parts, textSearchConfig, terms, sessionContextWeight: options.sessionContextWeight },
+        {
+          ...parts,
+          textSearchConfig,
+          terms,
+          sessionContextWeight: options.sessionContextWeight,
+          concurrent: parts.pool.options.max > 1,
+        },
         request.filter,
         request.withEmbeddings,
       ),

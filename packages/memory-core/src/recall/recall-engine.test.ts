@@ -252,3 +252,92 @@ describe("runRecallEngine", () => {
     expect(keysOf(found)).toEqual(["k1", "k3"]);
   });
 });
+
+/**
+ * A source whose keyword search stays pending until released, recording the order of calls, so a
+ * test sees whether the vector stage began before the keyword stage ended.
+ */
+function concurrentSource(
+  keyword: Array<{ row: RecallRow; score: number }>,
+  embed?: () => Promise<Float32Array>,
+) {
+  const calls: string[] = [];
+  let release = () => {};
+  const keywordDone = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const rows = new Map(keyword.map((h) => [h.row.rid, h.row]));
+  rows.set(2, row(2, "beta"));
+  const source: RecallSource<RecallRow> = {
+    concurrent: true,
+    mostRecent: () => [],
+    keyword: async () => {
+      calls.push("keyword:start");
+      await keywordDone;
+      calls.push("keyword:end");
+      return keyword;
+    },
+    embedQuery: async () => {
+      calls.push("embed");
+      return embed ? embed() : new Float32Array([1, 0]);
+    },
+    vector: () => {
+      calls.push("vector");
+      // The vector stage ran while the keyword search was still pending: let it end.
+      release();
+      return [{ rid: 2, similarity: 0.9 }];
+    },
+    rows: (rids) => rids.flatMap((rid) => rows.get(rid) ?? []),
+    like: () => [],
+  };
+  return { source, calls, release: () => release() };
+}
+
+describe("runRecallEngine on a source whose searches run side by side", () => {
+  it("starts the vector stage before the keyword stage ends, and fuses both", async () => {
+    const { source, calls } = concurrentSource([{ row: row(1, "alpha"), score: 1 }]);
+    const found = await runRecallEngine(source, deps().value, {
+      query: "alpha gamma",
+      limit: 5,
+      mode: "hybrid",
+    });
+    expect(calls).toEqual(["embed", "keyword:start", "vector", "keyword:end"]);
+    expect(found.map((f) => f.row.key).sort()).toEqual(["k1", "k2"]);
+  });
+
+  it("drops the vector stage's result when a strong keyword hit returns early", async () => {
+    const { source, calls } = concurrentSource([{ row: row(1, "green tea"), score: 9 }]);
+    const found = await runRecallEngine(source, deps().value, {
+      query: "green tea",
+      limit: 5,
+      mode: "hybrid",
+    });
+    expect(found.map((f) => f.row.key)).toEqual(["k1"]);
+    expect(calls).toContain("vector");
+  });
+
+  it("degrades to bm25 with one warning when the early query embedding fails", async () => {
+    const warned = deps();
+    const failing = concurrentSource([{ row: row(1, "alpha"), score: 1 }], async () => {
+      // No vector search follows a failed embedding: the failure itself lets the keyword stage end.
+      failing.release();
+      throw new MemoryError("TIMEOUT", "slow");
+    });
+    const found = await runRecallEngine(failing.source, warned.value, {
+      query: "alpha gamma",
+      limit: 5,
+      mode: "hybrid",
+    });
+    expect(found.map((f) => f.row.key)).toEqual(["k1"]);
+    expect(warned.warnings).toEqual(["query embedding failed: this recall degrades to bm25"]);
+  });
+
+  it("never starts the vector stage of a keyword-only recall", async () => {
+    const { source, calls, release } = concurrentSource([{ row: row(1, "alpha"), score: 1 }]);
+    const outcome = runRecallEngine(source, deps().value, { query: "alpha gamma", limit: 5, mode: "bm25" });
+    expect(calls).toEqual(["keyword:start"]);
+    release();
+    await outcome;
+    expect(calls).toEqual(["keyword:start", "keyword:end"]);
+  });
+});

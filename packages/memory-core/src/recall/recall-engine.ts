@@ -76,13 +76,18 @@ export async function runRecallEngine<R extends RecallRow>(
   // Keyword-only is a supported mode; the store already said once why there is no provider.
   if (mode !== "bm25" && source.embedQuery === null) mode = "bm25";
 
+  const embed = source.embedQuery as (query: string, signal?: AbortSignal) => Promise<Float32Array>;
+  const vectorStage = async () => source.vector(await embed(query, request.signal), depth);
+  // A source whose searches run side by side starts the vector stage beside the keyword one (its
+  // result dropped when the keyword stage returns early); its failure is met where it is awaited.
+  const started = mode === "hybrid" && source.concurrent === true ? vectorStage() : null;
+  started?.catch(() => {});
   let keyword: ScoredRow<R>[] = mode === "embedding" ? [] : await source.keyword(query, depth);
   let vector: VectorHit[] = [];
   const skipVector = mode === "hybrid" && earlyReturn(keyword, cover, deps.settings.ftsEarlyReturnScore);
   if ((mode === "hybrid" && !skipVector) || mode === "embedding") {
     try {
-      const embed = source.embedQuery as (query: string, signal?: AbortSignal) => Promise<Float32Array>;
-      vector = await source.vector(await embed(query, request.signal), depth);
+      vector = await (started ?? vectorStage());
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
       deps.warnOnce("query embedding failed: this recall degrades to bm25", {

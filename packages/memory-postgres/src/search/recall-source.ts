@@ -17,6 +17,8 @@ export interface RecallSourceContext {
   worker: EmbeddingWorker | null;
   sessionContextWeight: number;
   terms: TermPlanner;
+  /** The pool holds more than one connection: a hybrid recall's two searches run side by side. */
+  concurrent: boolean;
 }
 
 /** The searches core's recall pipeline (runRecallEngine) runs, over PostgreSQL, for one recall. */
@@ -44,5 +46,6 @@ export function postgresRecallSource(
       vectors === null ? [] : searchVectors(db, names, vectors, queryVector, depth, filter),
     rows: (rids) => rowsByRid(db, names, rids, withEmbedding),
     like: (query, limit) => likeSearch(keyword, query, limit),
+    concurrent: ctx.concurrent,
   };
 }

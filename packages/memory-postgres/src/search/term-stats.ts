@@ -34,6 +34,12 @@ export interface TermPlanner {
   /** Matching entries a query ranks at most when it can. */
   readonly budget: number;
   plan(db: Queryable, terms: readonly string[]): Promise<TermPlan>;
+  /**
+   * Each term's inverse document frequency, ln(1 + (N − n + 0.5) / (n + 0.5)) from the same
+   * estimates (BM25's, never below zero); 1 for a term without an estimate (a phrase, or a table
+   * never analysed).
+   */
+  idf(db: Queryable, terms: readonly string[]): Promise<number[]>;
 }
 
 export function createTermPlanner(
@@ -63,6 +69,14 @@ export function createTermPlanner(
       }
       // A table no larger than the budget (or never analysed: 0) keeps every term.
       return planTermsByDocuments(terms, documents, budget, read?.rows ?? 0);
+    },
+    async idf(db, terms) {
+      const read = await current(db);
+      return terms.map((term) => {
+        const n = read === null ? undefined : estimate(read, term);
+        if (read === null || n === undefined) return 1;
+        return Math.log(1 + (read.rows - n + 0.5) / (n + 0.5));
+      });
     },
   };
 }

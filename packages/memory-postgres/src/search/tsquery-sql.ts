@@ -54,3 +54,35 @@ export function allTermsSql(terms: readonly string[], config: string, params: Sq
     })
     .join(" && ");
 }
+
+/**
+ * The share of the query's inverse document frequency an entry's tsvector (`column`) holds:
+ * Σ weights of the terms it matches ÷ Σ weights, each term in either form (as allTermsSql's).
+ * `columns` are the per-term tsqueries, to compute once (a MATERIALIZED CTE's select list,
+ * named `q.t0`, `q.t1`, …); `share` the expression over `column` and `q`. Null for fewer than two
+ * terms, whose share would rank nothing.
+ */
+export function idfShareSql(
+  terms: readonly string[],
+  weights: readonly number[],
+  config: string,
+  params: SqlParams,
+  column: string,
+): { columns: string; share: string } | null {
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  if (terms.length < 2 || !(total > 0)) return null;
+  const cfg = `${params.add(config)}::regconfig`;
+  const columns = terms
+    .map((term, i) => {
+      const text = params.add(termExpression(term, false));
+      return `(to_tsquery('simple', ${text}) || to_tsquery(${cfg}, ${text})) AS t${i}`;
+    })
+    .join(", ");
+  const share = terms
+    .map(
+      (_, i) =>
+        `CASE WHEN ${column} @@ q.t${i} THEN ${params.add((weights[i] ?? 0) / total)}::float8 ELSE 0 END`,
+    )
+    .join(" + ");
+  return { columns, share: `(${share})` };
+}
