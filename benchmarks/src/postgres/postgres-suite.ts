@@ -257,8 +257,8 @@ export const postgresSuite: Suite = {
           ]),
           note:
             "Same corpus (the speed suite's common text: content words from the top of the Zipf law, its top word in ~78 % of entries), queries and hashing embedder for every backend; rare: 2–5 words mostly of one entry; typed: 3–5 words, 1–2 of one entry, the rest from the whole Zipf law; recall cache off; each timed set follows 50 other typed queries in the same mode (20 in ci), as in the speed suite; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster. " +
-            "store p50: a store() that embeds before it returns (defer_embedding off): the vector is computed first (the embedding cache looked up, its new entry written) and written with the row, then the change counter's bump; each statement is a round trip. " +
-            "Deferred: a store() with defer_embedding on, the default (the upsert and the bump; the vector is written in the background).",
+            "store p50: a store() that embeds before it returns (defer_embedding off): the vector is computed first (the embedding cache looked up) and written with the row by the upsert, which also writes the cache's new entry and moves the change stamp; each statement is a round trip. " +
+            "Deferred: a store() with defer_embedding on, the default (one statement, the upsert; the vector is written in the background).",
         },
       ],
     };

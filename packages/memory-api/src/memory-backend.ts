@@ -309,11 +309,11 @@ export interface MemoryBackend<R extends RecallRow = RecallRow> {
 
   /**
    * A value that changes whenever the stored data may have changed by any writer (another
-   * connection or server included): cached recall results are served only while it holds.
+   * connection or server included): cached recall results are served only while it holds. Every
+   * write method moves it itself, when its write becomes visible to other readers (PostgreSQL: in
+   * the write's own transaction).
    */
   changeStamp(): Promise<string>;
-  /** Called by the façade after each of its writes (PostgreSQL moves the shared change counter). */
-  noteChange(): Promise<void>;
   /** `listener` runs when data changes outside a façade call (background vectors written). */
   onChange(listener: () => void): void;
 

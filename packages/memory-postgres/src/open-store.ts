@@ -4,14 +4,13 @@ import {
   type VectorRows,
   workerSettingsOf,
 } from "@claw/memory-core";
-import { bumpChanges } from "./db/change-stamp.js";
 import { migrate, withSchemaLock } from "./db/migrate.js";
 import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
 import { prepareStatementsOn } from "./db/statement-names.js";
 import { createTableAnalyzer, type TableAnalyzer } from "./db/table-analyzer.js";
 import { postgresVectorRows } from "./embedding/claims.js";
-import { createEmbeddingCache } from "./embedding/embedding-cache.js";
+import { createEmbeddingCache, type EmbeddingCache } from "./embedding/embedding-cache.js";
 import { applyFingerprint } from "./embedding/fingerprint.js";
 import {
   ensureHnswIndex,
@@ -48,6 +47,8 @@ export interface StoreParts {
   warnings: string[];
   /** Keeps the planner's statistics current after bulk changes. */
   analyzer: TableAnalyzer;
+  /** The embedding cache the worker uses (null without a provider): writes carry its new entries. */
+  cache: EmbeddingCache | null;
 }
 
 /**
@@ -77,10 +78,19 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       return { schemaVersion, vectors };
     });
     const analyzer = createTableAnalyzer(db, names, options.logger);
+    const cache =
+      provider === null
+        ? null
+        : createEmbeddingCache(db, names, {
+            maxEntries: options.settings.embeddingCacheMax,
+            now: options.now,
+          });
+    // Vector writes move the change stamp and carry the cache's new entries (claims.ts).
     const claims = postgresVectorRows(
       db,
       names,
       options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs,
+      cache,
     );
     // A backfill gives many rows their vector: the planner must learn that they have one.
     const rows: VectorRows = {
@@ -92,28 +102,22 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       },
     };
     const worker =
-      provider === null
+      cache === null || provider === null
         ? null
         : new EmbeddingWorker({
             rows,
-            cache: createEmbeddingCache(db, names, {
-              maxEntries: options.settings.embeddingCacheMax,
-              now: options.now,
-            }),
+            cache,
             provider,
             logger: options.logger,
             ...workerSettingsOf(options.settings),
-            onWrite: async () => {
-              options.onVectorsWritten();
-              await bumpChanges(db, names);
-            },
+            onWrite: () => options.onVectorsWritten(),
           });
     if (options.settings.embeddingBatchApi) {
       warnings.push(
         "embedding_batch_api is not supported by the postgres backend: backfill uses normal requests",
       );
     }
-    return { pool, ownsPool, db, names, ...opened, worker, rows, warnings, analyzer };
+    return { pool, ownsPool, db, names, ...opened, worker, rows, warnings, analyzer, cache };
   } catch (error) {
     // The error that brought us here is the one to report; the pool's sockets close with the process.
     if (ownsPool) await pool.end().catch(() => {});

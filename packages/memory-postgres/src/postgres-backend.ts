@@ -65,10 +65,15 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       throw storageError(error);
     }
   }
-  /** Counts deleted rows for the planner's statistics; returns how many. */
+  /** Moves the change stamp after a write outside write() (one that changed something). */
+  const noted = async <T>(changed: T): Promise<T> => {
+    if (changed !== 0) await bumpChanges(parts.db, names);
+    return changed;
+  };
+  /** Counts deleted rows for the planner's statistics, moves the change stamp; returns how many. */
   const analyzed = async (deleted: number) => {
     await parts.analyzer.changed(deleted);
-    return deleted;
+    return noted(deleted);
   };
   const embedder =
     parts.worker === null
@@ -86,14 +91,23 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
     checkText: assertStorableText,
 
     async write(writes, removals, removedAs) {
+      // The change stamp moves with the write, in its upsert (db/change-stamp.ts). A single
+      // statement also writes the embedding cache's waiting entries (embedding-cache.ts).
+      const single = oneStatement(writes, removals);
+      const cacheEntries = single ? (parts.cache?.takePending() ?? null) : null;
+      const options = { ...writeOptions, bumpChanges: true, cacheEntries };
       const written = await db((d) =>
-        oneStatement(writes, removals)
-          ? writeEntries(d, writes, writeOptions)
+        single
+          ? writeEntries(d, writes, options)
           : inTransaction(parts.pool, async (tx) => {
               await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
-              return writeEntries(tx, writes, writeOptions);
+              if (writes.length === 0) await bumpChanges(tx, names);
+              return writeEntries(tx, writes, options);
             }),
-      );
+      ).catch((error: unknown) => {
+        if (cacheEntries !== null) parts.cache?.restore(cacheEntries);
+        throw error;
+      });
       await parts.analyzer.changed(written.length + removals.length);
       return written.map(({ row, hash, missingVector }) => ({
         entry: rowToEntry(row),
@@ -139,13 +153,12 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
     recalledEntries: async (recalled) => recalled.map((r) => rowToEntry(r.row, r.score)),
 
     changeStamp: () => db((d) => readChanges(d, names)),
-    noteChange: () => db((d) => bumpChanges(d, names)),
     onChange: (listener) => {
       listeners.push(listener);
     },
 
-    rebuildKeywordIndex: () => db((d) => rebuildFullText(d, names, textSearchConfig)),
-    clearVectors: () => db((d) => clearVectors(d, names)),
+    rebuildKeywordIndex: () => db((d) => rebuildFullText(d, names, textSearchConfig).then(noted)),
+    clearVectors: () => db((d) => clearVectors(d, names).then(() => bumpChanges(d, names))),
 
     status: () =>
       db((d) =>
@@ -163,7 +176,11 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       const { rows } = await parts.db.query<{ ok: number }>("SELECT 1 AS ok");
       return rows[0]?.ok === 1;
     },
+    // The embedding cache's entries still waiting for a statement to carry them.
+    settle: () => db(async () => parts.cache?.flush()),
     async close() {
+      // Cache entries left unwritten only cost a provider call later: a failure here is no loss.
+      await parts.cache?.flush().catch(() => {});
       // A pool that fails to end has nothing left to lose: every write was committed before.
       if (parts.ownsPool) await parts.pool.end().catch(() => {});
     },

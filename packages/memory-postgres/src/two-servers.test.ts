@@ -54,6 +54,30 @@ forEachTestDatabase((database) => {
       expect(history.slice(0, -1).every((v) => v.action === "update")).toBe(true);
     });
 
+    it("stores that embed first, from both at once, over shared keys and texts, all land with their vectors", async () => {
+      // Each upsert also writes its server's new embedding cache entries: the rows the two servers
+      // lock overlap (keys and cache entries), and none may wait on the other for ever.
+      const embeddings = createHashingEmbeddingProvider({ dimensions: 16 });
+      const [a, b] = await twoServers({ embeddings, settings: { deferEmbedding: false } });
+      const stored = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          (i % 2 === 0 ? a : b).store(`k${i % 7}`, `a note about topic ${i % 5}`),
+        ),
+      );
+      expect(stored).toHaveLength(60);
+      expect(await a.count()).toBe(7);
+      expect((await b.status()).missingEmbeddings).toBe(0);
+      const cached = await database().query(
+        `SELECT count(*)::int AS n FROM "${schemaOf(a)}".claw_embedding_cache`,
+      );
+      await Promise.all([a.flush(), b.flush()]);
+      const flushed = await database().query(
+        `SELECT count(*)::int AS n FROM "${schemaOf(a)}".claw_embedding_cache`,
+      );
+      expect(flushed.rows[0]?.n).toBe(5);
+      expect(cached.rows[0]?.n).toBeLessThanOrEqual(5);
+    });
+
     it("loses no write: 200 keys stored and imported from both at once are all there", async () => {
       const [a, b] = await twoServers();
       await Promise.all([

@@ -377,11 +377,13 @@ class MemoryFacade implements BackendMemory {
     return this.closing;
   }
 
-  /** Every write clears the recall cache; a change is noted for the other writers' caches. */
+  /**
+   * Every write clears the recall cache (the backend's write moved its change stamp for the
+   * other writers' caches); history is pruned when due.
+   */
   private async afterWrite(changed: boolean): Promise<void> {
     this.recaller.clear();
     if (!changed) return;
-    await this.backend.noteChange();
     await this.historyCalls.pruneWhenDue();
   }
 

@@ -223,7 +223,6 @@ export function openSqliteBackend(options: SqliteBackendOptions): MemoryBackend<
     // `PRAGMA data_version` moves only on other connections' commits (a second process on the
     // same brain.db) and costs microseconds; the façade clears its cache after its own writes.
     changeStamp: async () => guard(() => String(statements.get("PRAGMA data_version").pluck().get())),
-    noteChange: async () => {},
     onChange: (listener) => {
       listeners.push(listener);
     },

@@ -158,6 +158,18 @@ export const MIGRATIONS: readonly Migration[] = [
     // the list merges it (table-analyzer.ts also merges it after bulk writes).
     statements: (n) => [`ALTER INDEX ${n.schema}.claw_memories_fts SET (gin_pending_list_limit = 512)`],
   },
+  {
+    version: 7,
+    // The change stamp becomes transactional, one counter per backend (db/change-stamp.ts): a
+    // write adds to it in its own statement instead of a nextval after its commit. Small rows
+    // updated in place: a fillfactor that leaves room for HOT updates.
+    statements: (n) => [
+      `CREATE TABLE IF NOT EXISTS ${n.changeCounts} (
+        backend integer PRIMARY KEY,
+        n bigint NOT NULL
+      ) WITH (fillfactor = 50)`,
+    ],
+  },
 ];
 
 /** The schema version this release creates and upgrades to. */

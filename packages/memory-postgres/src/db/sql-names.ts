@@ -7,7 +7,10 @@ export interface SqlNames {
   memories: string;
   meta: string;
   cache: string;
+  /** The sequence that was the change stamp until schema version 7 (still read: db/change-stamp.ts). */
   changes: string;
+  /** One change counter per backend process; their sum is the change stamp (db/change-stamp.ts). */
+  changeCounts: string;
   /** Every earlier state of an entry and a tombstone per deletion (store/version-history.ts). */
   versions: string;
   /** The trigger function that keeps an overwritten state as a version. */
@@ -32,6 +35,7 @@ export function sqlNames(schema: string): SqlNames {
     meta: `${q}.claw_meta`,
     cache: `${q}.claw_embedding_cache`,
     changes: `${q}.claw_changes`,
+    changeCounts: `${q}.claw_change_counts`,
     versions: `${q}.claw_memory_versions`,
     archiveFunction: `${q}.claw_archive_version`,
     raw: schema,

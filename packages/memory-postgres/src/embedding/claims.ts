@@ -1,8 +1,15 @@
 import type { EmbedJob } from "@claw/memory-api";
 import type { VectorRows } from "@claw/memory-core";
+import { bumpChangesSql } from "../db/change-stamp.js";
 import { readMeta } from "../db/meta.js";
 import { type Queryable, storageError } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import {
+  cacheInsertParams,
+  cacheInsertSql,
+  type EmbeddingCache,
+  type PendingCacheEntries,
+} from "./embedding-cache.js";
 import { SWEEP_AFTER } from "./fingerprint.js";
 
 /** A row claimed for embedding, with the content it holds now (which may be newer than a job's). */
@@ -37,17 +44,21 @@ export async function claimRows(
 
 /**
  * Writes vectors under the content-hash guard: a row whose content changed since it was claimed
- * keeps waiting for its newer job instead of receiving a vector of text it no longer holds.
+ * keeps waiting for its newer job instead of receiving a vector of text it no longer holds. The
+ * same statement moves the change stamp and writes the embedding cache's new entries, if any.
  * Returns how many rows received a vector.
  */
 export async function writeVectors(
   db: Queryable,
   names: SqlNames,
   vectors: ReadonlyArray<{ rid: number; hash: string; vector: Float32Array }>,
+  cacheEntries: PendingCacheEntries | null = null,
 ): Promise<number> {
   if (vectors.length === 0) return 0;
+  const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 4)})`;
   const result = await db.query(
-    `UPDATE ${names.memories} m
+    `WITH bump AS (${bumpChangesSql(names)})${cached}
+     UPDATE ${names.memories} m
      SET embedding = v.embedding::real[], embedding_hash = v.hash, embed_claimed_until = NULL
      FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(rid, hash, embedding)
      WHERE m.rid = v.rid AND m.content_hash = v.hash`,
@@ -55,6 +66,7 @@ export async function writeVectors(
       vectors.map((v) => v.rid),
       vectors.map((v) => v.hash),
       vectors.map((v) => `{${Array.from(v.vector).join(",")}}`),
+      ...(cacheEntries === null ? [] : cacheInsertParams(cacheEntries)),
     ],
   );
   return result.rowCount ?? 0;
@@ -81,7 +93,12 @@ export async function releaseClaims(
  * `leaseMs`, so that servers sharing the store never embed one row at once. Database failures
  * surface as STORAGE.
  */
-export function postgresVectorRows(db: Queryable, names: SqlNames, leaseMs: number): VectorRows {
+export function postgresVectorRows(
+  db: Queryable,
+  names: SqlNames,
+  leaseMs: number,
+  cache: EmbeddingCache | null = null,
+): VectorRows {
   const storage = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();
@@ -92,16 +109,19 @@ export function postgresVectorRows(db: Queryable, names: SqlNames, leaseMs: numb
   return {
     claim: (rids, limit, afterRid) => storage(() => claimRows(db, names, rids, limit, leaseMs, afterRid)),
     write: (jobs, vectors) =>
-      storage(() =>
-        writeVectors(
-          db,
-          names,
-          jobs.flatMap((job) => {
-            const vector = vectors.get(job.hash);
-            return vector === undefined ? [] : [{ rid: job.rid, hash: job.hash, vector }];
-          }),
-        ),
-      ),
+      storage(async () => {
+        const rows = jobs.flatMap((job) => {
+          const vector = vectors.get(job.hash);
+          return vector === undefined ? [] : [{ rid: job.rid, hash: job.hash, vector }];
+        });
+        const cacheEntries = rows.length === 0 ? null : (cache?.takePending() ?? null);
+        try {
+          return await writeVectors(db, names, rows, cacheEntries);
+        } catch (error) {
+          if (cacheEntries !== null) cache?.restore(cacheEntries);
+          throw error;
+        }
+      }),
     release: (claimed) => storage(() => releaseClaims(db, names, claimed)),
     countMissing: () =>
       storage(async () => {

@@ -4,6 +4,17 @@ import type { SqlNames } from "../db/sql-names.js";
 /**
  * The `claw_embedding_cache` table: vectors by (provider, model, content hash), shared by every
  * server on the database and bounded by least-recent access (`maxEntries`; 0 disables it).
+ *
+ * A few new entries wait in this process until the next single-statement write carries them: the
+ * upsert of the `store()` their vectors were computed for (a store that embeds first is then the
+ * lookup and the upsert, 2 statements instead of 3), or the write of the vectors a background batch
+ * computed. Until then lookups here find them in memory; a put that leaves more than PENDING_MAX
+ * waiting writes them all, and `flush()` writes what is left (Memory.flush(), close). Losing them
+ * (a killed process) costs only a provider call later.
+ *
+ * Only statements of one shape carry them — the write's rows first, then these entries in key
+ * order — and never a transaction of several statements or a lookup: rows are then always locked
+ * in one order, and two servers carrying the same entries cannot deadlock.
  */
 export interface EmbeddingCache {
   get(provider: string, model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
@@ -12,6 +23,19 @@ export interface EmbeddingCache {
     model: string,
     entries: ReadonlyArray<readonly [string, Float32Array]>,
   ): Promise<void>;
+  /** The entries waiting to be written, handed to a write statement that inserts them (cacheInsertSql). */
+  takePending(): PendingCacheEntries | null;
+  /** Gives entries back to wait again (the write that took them failed). */
+  restore(entries: PendingCacheEntries): void;
+  /** Writes the entries still waiting. */
+  flush(): Promise<void>;
+}
+
+/** New cache entries, taken by a write statement that inserts them (cacheInsertSql, cacheInsertParams). */
+export interface PendingCacheEntries {
+  rows: ReadonlyArray<{ provider: string; model: string; hash: string; vector: Float32Array }>;
+  /** When they were computed: their created and accessed time. */
+  at: string;
 }
 
 /**
@@ -20,6 +44,34 @@ export interface EmbeddingCache {
  * entries rather than after every put; the cache overshoots its bound by at most that many.
  */
 const EVICT_EVERY_MIN = 64;
+/** Most entries that wait for a statement to carry them; a bigger put (a backfill's) is written at once. */
+const PENDING_MAX = 16;
+
+/**
+ * An INSERT of new cache entries, from the five parameters starting at `$first`
+ * (cacheInsertParams): a statement, or a data-modifying CTE of another one.
+ */
+export function cacheInsertSql(names: SqlNames, first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `INSERT INTO ${names.cache} AS c (provider, model, content_hash, embedding, created_at, accessed_at)
+    SELECT v.provider, v.model, v.hash, v.embedding::real[], ${p(4)}::timestamptz, ${p(4)}::timestamptz
+    FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[])
+      AS v(provider, model, hash, embedding)
+    ON CONFLICT (provider, model, content_hash)
+    DO UPDATE SET embedding = EXCLUDED.embedding, accessed_at = EXCLUDED.accessed_at`;
+}
+
+/** The parameters of cacheInsertSql, in its order. */
+export function cacheInsertParams(entries: PendingCacheEntries): unknown[] {
+  const { rows } = entries;
+  return [
+    rows.map((r) => r.provider),
+    rows.map((r) => r.model),
+    rows.map((r) => r.hash),
+    rows.map((r) => `{${Array.from(r.vector).join(",")}}`),
+    entries.at,
+  ];
+}
 
 export function createEmbeddingCache(
   db: Queryable,
@@ -28,41 +80,69 @@ export function createEmbeddingCache(
 ): EmbeddingCache {
   const evictEvery = Math.max(EVICT_EVERY_MIN, Math.floor(options.maxEntries / 100));
   let putSinceEviction = evictEvery;
+  /** Waiting entries by provider, model and hash (one row each: ON CONFLICT takes a key once). */
+  let pending = new Map<string, { provider: string; model: string; hash: string; vector: Float32Array }>();
+  const keyOf = (provider: string, model: string, hash: string) => `${provider}\u0000${model}\u0000${hash}`;
+
+  function takePending(): PendingCacheEntries | null {
+    if (pending.size === 0) return null;
+    // In key order: the order in which the INSERT locks rows of the cache that exist already.
+    const rows = [...pending.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, row]) => row);
+    pending = new Map();
+    return { rows, at: options.now().toISOString() };
+  }
+
+  function restore(entries: PendingCacheEntries): void {
+    for (const row of entries.rows) {
+      const key = keyOf(row.provider, row.model, row.hash);
+      if (!pending.has(key)) pending.set(key, row);
+    }
+  }
+
+  async function flush(): Promise<void> {
+    const taken = takePending();
+    if (taken === null) return;
+    try {
+      await db.query(cacheInsertSql(names, 1), cacheInsertParams(taken));
+    } catch (error) {
+      restore(taken);
+      throw error;
+    }
+  }
+
   return {
     async get(provider, model, hashes) {
       const found = new Map<string, Float32Array>();
       if (options.maxEntries === 0 || hashes.length === 0) return found;
+      for (const hash of hashes) {
+        const waiting = pending.get(keyOf(provider, model, hash));
+        if (waiting !== undefined) found.set(hash, waiting.vector);
+      }
+      const asked = [...new Set(hashes.filter((h) => !found.has(h)))];
+      if (asked.length === 0) return found;
       // One statement reads and touches the hits: accessed_at drives eviction.
       const { rows } = await db.query<{ content_hash: string; embedding: number[] }>(
         `UPDATE ${names.cache} SET accessed_at = $4
          WHERE provider = $1 AND model = $2 AND content_hash = ANY($3::text[])
          RETURNING content_hash, embedding`,
-        [provider, model, [...new Set(hashes)], options.now().toISOString()],
+        [provider, model, asked, options.now().toISOString()],
       );
       for (const row of rows) found.set(row.content_hash, Float32Array.from(row.embedding));
       return found;
     },
     async put(provider, model, entries) {
       if (options.maxEntries === 0 || entries.length === 0) return;
-      const at = options.now().toISOString();
-      const unique = [...new Map(entries.map(([hash, vector]) => [hash, vector])).entries()];
-      await db.query(
-        `INSERT INTO ${names.cache} (provider, model, content_hash, embedding, created_at, accessed_at)
-         SELECT $1, $2, v.hash, v.embedding::real[], $5, $5
-         FROM unnest($3::text[], $4::text[]) AS v(hash, embedding)
-         ON CONFLICT (provider, model, content_hash)
-         DO UPDATE SET embedding = EXCLUDED.embedding, accessed_at = EXCLUDED.accessed_at`,
-        [
-          provider,
-          model,
-          unique.map(([hash]) => hash),
-          unique.map(([, v]) => `{${Array.from(v).join(",")}}`),
-          at,
-        ],
-      );
+      for (const [hash, vector] of entries) {
+        pending.set(keyOf(provider, model, hash), { provider, model, hash, vector });
+      }
+      putSinceEviction += entries.length;
+      const evict = putSinceEviction >= evictEvery;
+      if (pending.size <= PENDING_MAX && !evict) return;
+      await flush();
+      if (!evict) return;
       // Evict the least recently used beyond the bound (servers evicting at once only overshoot).
-      putSinceEviction += unique.length;
-      if (putSinceEviction < evictEvery) return;
       putSinceEviction = 0;
       await db.query(
         `DELETE FROM ${names.cache} WHERE ctid IN (
@@ -70,5 +150,8 @@ export function createEmbeddingCache(
         [options.maxEntries],
       );
     },
+    takePending,
+    restore,
+    flush,
   };
 }

@@ -1,6 +1,8 @@
 import { contentHash, type EntryWrite } from "@claw/memory-core";
+import { bumpChangesSql } from "../db/change-stamp.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import { cacheInsertParams, cacheInsertSql, type PendingCacheEntries } from "../embedding/embedding-cache.js";
 import { entryColumns, type PgEntryRow } from "./entry-row.js";
 import { ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
 import { refreshTurnContexts, type TurnPosition } from "./session-context.js";
@@ -16,6 +18,13 @@ export interface WriteOptions {
   names: SqlNames;
   textSearchConfig: string;
   newId: () => string;
+  /**
+   * Each upsert also moves the change stamp (db/change-stamp.ts), in the same statement: a write
+   * outside a transaction is then one round trip.
+   */
+  bumpChanges?: boolean;
+  /** New embedding cache entries the first upsert inserts too: only outside a transaction (embedding-cache.ts). */
+  cacheEntries?: PendingCacheEntries | null;
 }
 
 /** Rows per INSERT: big enough to amortise the round trip, small enough for the bind message. */
@@ -33,9 +42,11 @@ export async function writeEntries(
   options: WriteOptions,
 ): Promise<WrittenRow[]> {
   const written: WrittenRow[] = [];
+  let cacheEntries = options.cacheEntries ?? null;
   for (const chunk of chunks(writes)) {
     const ready = await withFreeIds(db, chunk, options);
-    const upserted = await upsert(db, ready, options);
+    const upserted = await upsert(db, ready, options, cacheEntries);
+    cacheEntries = null;
     const rows = upserted.map(({ previousTurn: _, ...w }) => w);
     written.push(...rows);
     // Session turns: their own context (the turn before) and that of the turn after them.
@@ -90,7 +101,12 @@ interface UpsertedRow extends WrittenRow {
   previousTurn: TurnPosition | null;
 }
 
-async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions): Promise<UpsertedRow[]> {
+async function upsert(
+  db: Queryable,
+  chunk: EntryWrite[],
+  options: WriteOptions,
+  cacheEntries: PendingCacheEntries | null,
+): Promise<UpsertedRow[]> {
   const { names } = options;
   // Sorted so that two servers upserting overlapping keys lock rows in the same order.
   const rows = [...chunk].sort((a, b) =>
@@ -124,6 +140,7 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
     rows.map((w) => w.expiresAt),
     rows.map((w) => w.change ?? "create"),
     rows.map((w) => w.actor),
+    ...(cacheEntries === null ? [] : cacheInsertParams(cacheEntries)),
   ];
   const sameHash = "m.content_hash = EXCLUDED.content_hash";
   const onConflict = skip
@@ -142,7 +159,10 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
           ELSE EXCLUDED.embedding_hash END,
         embed_claimed_until = CASE WHEN ${sameHash} THEN m.embed_claimed_until END`;
   // `old` reads the rows as they were before this statement (one snapshot): where each overwritten
-  // session turn sat, without a round trip of its own.
+  // session turn sat, without a round trip of its own. `bump` moves the change stamp with the write;
+  // `cached` writes the embedding cache's new entries (the vectors of these rows, usually).
+  const bump = options.bumpChanges === true ? `, bump AS (${bumpChangesSql(names)})` : "";
+  const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 25)})`;
   const result = await db.query<
     PgEntryRow & {
       content_hash: string;
@@ -156,7 +176,7 @@ async function upsert(db: Queryable, chunk: EntryWrite[], options: WriteOptions)
        FROM ${names.memories} o JOIN unnest($5::text[], $2::text[]) AS w(namespace, key)
          ON o.namespace = w.namespace AND o.key = w.key
        WHERE o.session_id IS NOT NULL
-     )
+     )${bump}${cached}
      INSERT INTO ${names.memories} AS m (id, key, content, category, namespace, session_id, importance,
        superseded_by, created_at, updated_at, content_hash, fts, source_path, source_start,
        source_end, embedding, embedding_hash, context, metadata, expires_at, change_action, change_actor,
