@@ -9,6 +9,7 @@ import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
 import { prepareStatementsOn } from "./db/statement-names.js";
 import { createTableAnalyzer, type TableAnalyzer } from "./db/table-analyzer.js";
+import { type BulkIndex, createBulkIndex } from "./embedding/bulk-index.js";
 import { postgresVectorRows } from "./embedding/claims.js";
 import { createEmbeddingCache, type EmbeddingCache } from "./embedding/embedding-cache.js";
 import { applyFingerprint } from "./embedding/fingerprint.js";
@@ -49,6 +50,8 @@ export interface StoreParts {
   analyzer: TableAnalyzer;
   /** The embedding cache the worker uses (null without a provider): writes carry its new entries. */
   cache: EmbeddingCache | null;
+  /** Sets the HNSW index aside during a bulk import into a small table. */
+  bulkIndex: BulkIndex;
 }
 
 /**
@@ -92,13 +95,27 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs,
       cache,
     );
-    // A backfill gives many rows their vector: the planner must learn that they have one.
+    const bulkIndex = createBulkIndex({
+      pool,
+      db,
+      names,
+      search: opened.vectors,
+      warnings,
+      logger: options.logger,
+    });
+    // A backfill gives many rows their vector: the planner must learn that they have one. The
+    // vectors of a bulk import's rows, written in the background, keep its index aside meanwhile.
     const rows: VectorRows = {
       ...claims,
       async write(jobs, vectors) {
-        const written = await claims.write(jobs, vectors);
-        await analyzer.changed(written);
-        return written;
+        bulkIndex.pause();
+        try {
+          const written = await claims.write(jobs, vectors);
+          await analyzer.changed(written);
+          return written;
+        } finally {
+          bulkIndex.afterWrite();
+        }
       },
     };
     const worker =
@@ -117,7 +134,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
         "embedding_batch_api is not supported by the postgres backend: backfill uses normal requests",
       );
     }
-    return { pool, ownsPool, db, names, ...opened, worker, rows, warnings, analyzer, cache };
+    return { pool, ownsPool, db, names, ...opened, worker, rows, warnings, analyzer, cache, bulkIndex };
   } catch (error) {
     // The error that brought us here is the one to report; the pool's sockets close with the process.
     if (ownsPool) await pool.end().catch(() => {});

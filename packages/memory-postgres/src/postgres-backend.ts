@@ -93,6 +93,8 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
     async write(writes, removals, removedAs) {
       // The change stamp moves with the write, in its upsert (db/change-stamp.ts). A single
       // statement also writes the embedding cache's waiting entries (embedding-cache.ts).
+      // A bulk import into a small table writes without the HNSW index (bulk-index.ts).
+      await db(() => parts.bulkIndex.beforeWrite(writes.length));
       const single = oneStatement(writes, removals);
       const cacheEntries = single ? (parts.cache?.takePending() ?? null) : null;
       const options = { ...writeOptions, bumpChanges: true, cacheEntries };
@@ -104,10 +106,12 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
               if (writes.length === 0) await bumpChanges(tx, names);
               return writeEntries(tx, writes, options);
             }),
-      ).catch((error: unknown) => {
-        if (cacheEntries !== null) parts.cache?.restore(cacheEntries);
-        throw error;
-      });
+      )
+        .catch((error: unknown) => {
+          if (cacheEntries !== null) parts.cache?.restore(cacheEntries);
+          throw error;
+        })
+        .finally(() => parts.bulkIndex.afterWrite());
       await parts.analyzer.changed(written.length + removals.length);
       return written.map(({ row, hash, missingVector }) => ({
         entry: rowToEntry(row),
@@ -176,11 +180,18 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       const { rows } = await parts.db.query<{ ok: number }>("SELECT 1 AS ok");
       return rows[0]?.ok === 1;
     },
-    // The embedding cache's entries still waiting for a statement to carry them.
-    settle: () => db(async () => parts.cache?.flush()),
+    // The embedding cache's entries still waiting for a statement to carry them, and the HNSW
+    // index a bulk import set aside.
+    settle: () =>
+      db(async () => {
+        await parts.cache?.flush();
+        await parts.bulkIndex.rebuild();
+      }),
     async close() {
       // Cache entries left unwritten only cost a provider call later: a failure here is no loss.
       await parts.cache?.flush().catch(() => {});
+      // Never rejects: a failed build is warned about and left to the next open.
+      await parts.bulkIndex.close();
       // A pool that fails to end has nothing left to lose: every write was committed before.
       if (parts.ownsPool) await parts.pool.end().catch(() => {});
     },

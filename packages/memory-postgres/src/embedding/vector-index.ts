@@ -96,30 +96,48 @@ export function vectorSearchFor(
   };
 }
 
+/** Memory for an HNSW build: the graph of 100k × 64 dims fits, and pgvector builds it in memory (much faster). */
+const BUILD_MEMORY = "256MB";
+
 /**
  * An HNSW index (cosine) over the vectors of the current dimensions, through a cast of the float4
  * array and partial on its length, so a vector of another size can never break a write. Indexes
- * for other dimensions or types (an earlier provider, an older pgvector) are dropped. Must run
- * under the schema lock.
+ * for other dimensions or types (an earlier provider, an older pgvector) are dropped, and so is one
+ * left invalid by a build that did not finish (a process killed during a concurrent build). Must
+ * run under the schema lock. `concurrently`: writes go on while it is built (not in a transaction).
  */
 export async function ensureHnswIndex(
   client: Queryable,
   names: SqlNames,
   search: VectorSearch,
+  options: { concurrently?: boolean } = {},
 ): Promise<void> {
   if (search.kind !== "pgvector") return;
   const wanted = search.index?.name;
-  const { rows } = await client.query<{ name: string }>(
-    "SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE $2",
+  const { rows } = await client.query<{ name: string; valid: boolean }>(
+    `SELECT c.relname AS name, i.indisvalid AS valid
+     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND c.relname LIKE $2`,
     [names.raw, `${INDEX_PREFIX}%`],
   );
-  for (const { name } of rows) {
-    if (name !== wanted) await client.query(`DROP INDEX IF EXISTS ${names.schema}."${name}"`);
+  for (const { name, valid } of rows) {
+    if (name !== wanted || !valid) await client.query(`DROP INDEX IF EXISTS ${names.schema}."${name}"`);
   }
-  if (search.index === null || rows.some((r) => r.name === wanted)) return;
-  await client.query(
-    `CREATE INDEX IF NOT EXISTS ${search.index.name} ON ${names.memories}
-     USING hnsw ((embedding::${search.type}) ${search.index.opclass})
-     WHERE array_length(embedding, 1) = ${search.dimensions}`,
-  );
+  if (search.index === null || rows.some((r) => r.name === wanted && r.valid)) return;
+  await client.query(`SET maintenance_work_mem = '${BUILD_MEMORY}'`);
+  try {
+    await client.query(
+      `CREATE INDEX ${options.concurrently === true ? "CONCURRENTLY " : ""}IF NOT EXISTS ${search.index.name}
+       ON ${names.memories} USING hnsw ((embedding::${search.type}) ${search.index.opclass})
+       WHERE array_length(embedding, 1) = ${search.dimensions}`,
+    );
+  } finally {
+    await client.query("RESET maintenance_work_mem");
+  }
+}
+
+/** Drops the HNSW index (a bulk import sets it aside: bulk-index.ts), without blocking readers. */
+export async function dropHnswIndex(client: Queryable, names: SqlNames, search: VectorSearch): Promise<void> {
+  if (search.kind !== "pgvector" || search.index === null) return;
+  await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${names.schema}."${search.index.name}"`);
 }
