@@ -8,9 +8,9 @@ import { dropHnswIndex, ensureHnswIndex, type VectorSearch } from "./vector-inde
  * Entries in one write, at least, for it to be a bulk import; and the table must hold fewer than
  * BULK_TABLE_SHARE times as many rows. pgvector inserts into an HNSW graph one row at a time
  * (~1.5 ms a row at 100k × 64 dims on a 2-core machine); a graph built over the loaded rows costs a
- * fraction of that per row: 100k rows with vectors imported in 3.7 min with the index, 79 s without
- * it plus 22 s to build it (2026-11-29, 3.1×). Building over rows already indexed is wasted work,
- * hence the share.
+ * fraction of that per row: 100k rows with vectors imported in ~5 min with the index (318–345/s),
+ * in 79 s without it plus 22 s to build it (2026-11-29, 2.6–3.1×). Building over rows already
+ * indexed is wasted work, hence the share.
  */
 const BULK_MIN_WRITES = 500;
 const BULK_TABLE_SHARE = 4;
@@ -47,6 +47,7 @@ export interface BulkIndexOptions {
   /** The store's warnings (status()): the bulk warning is there while the index is aside. */
   warnings: string[];
   logger: Logger;
+  /** How long without a bulk or vector write before the index is built again (default 5 s). */
   idleMs?: number;
 }
 
