@@ -15,8 +15,8 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const repoDir = resolve(packageDir, "..");
 
 const USAGE = `usage: pnpm bench [${Object.keys(SUITES).join("|")} ...] [--profile ci|full|large] [--out DIR] [--data DIR] [--gate FILE | --no-gate] [--no-docs]
-  --profile  ci (small, gated, < 5 min), full (the figures of docs/benchmarks.md) or large (speed only: 1M entries
-             with every corpus distribution, tens of minutes; other suites are skipped); default ci
+  --profile  ci (small, gated, < 5 min), full (the figures of docs/benchmarks.md) or large (1M entries: speed
+             with every corpus distribution, postgres at 100k and 1M; tens of minutes; other suites are skipped); default ci
   --out      where results.json, report.md and the SVG charts go; default benchmarks/results/<profile>
   --data     the shared data directory; default ../shared/data beside the repository
   --gate     the baseline file of gates; default benchmarks/baseline.json in the ci profile

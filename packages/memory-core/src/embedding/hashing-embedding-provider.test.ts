@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { isMemoryError } from "@claw/memory-api";
 import { describe, expect, it } from "vitest";
 import { cosineSimilarity } from "../recall/vector-math.js";
@@ -114,6 +115,45 @@ describe("createHashingEmbeddingProvider", () => {
         expect((err as { field?: string }).field).toBe("dimensions");
       }
     }
+  });
+});
+
+describe("hashing vectors stay the vectors already stored", () => {
+  // Stored vectors carry the provider's id and model ("hashing-v1"), not a version of its code: a
+  // change of a single float would leave stores with vectors their queries no longer match. The
+  // digest was taken from the first implementation (TextEncoder per feature) on these texts.
+  const texts = [
+    "The deploy script lives in ops/",
+    "Café-au-lait, naïve_ÜBER v2.0!",
+    "我喜欢喝咖啡，用TypeScript写代码",
+    "emoji 🎉 party🎉time 𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+    "don't stop — it’s fine",
+    "ﬁle ① Ⅻ ｆｕｌｌｗｉｄｔｈ",
+    "lone \uD800 surrogate a\uDC00b",
+    "Ελληνικά κείμενα και русский текст",
+    "עברית עם ניקוד",
+    "x",
+    "",
+    "   ",
+    "日本語のテキストと한국어",
+    `${"a".repeat(300)} tail`,
+    "mixed123numbers 42 3.14 x86_64",
+  ];
+
+  it("gives bit-identical vectors across Unicode, CJK, astral and lone-surrogate text", async () => {
+    const digest = createHash("sha256");
+    for (const dimensions of [64, 256, 7]) {
+      for (const v of await createHashingEmbeddingProvider({ dimensions }).embed(texts)) {
+        digest.update(Buffer.from(v.buffer));
+      }
+    }
+    expect(digest.digest("hex")).toBe("70aafcccf9175c4359dbf19cc85c0d54a08e636c80fa5336387faed1572057d6");
+  });
+
+  it("hashes UTF-8 bytes as TextEncoder gives them (a lone surrogate as U+FFFD)", () => {
+    expect(fnv1a32("🎉é中")).toBe(1791339492);
+    expect(fnv1a32("a\uD800b")).toBe(1982953453);
+    expect(fnv1a32("a\uD800b")).toBe(fnv1a32("a\uFFFDb"));
   });
 });
 

@@ -48,11 +48,24 @@ export function createHashingEmbeddingProvider(options: HashingEmbeddingOptions 
 
 function embedOne(text: string, dimensions: number): Float32Array {
   const v = new Float32Array(dimensions);
+  const points: number[] = [];
   for (const token of hashingTokens(text)) {
     // Prefixes keep the word "run" and the trigram "run" as distinct features.
-    addFeature(v, `w:${token}`, 1);
-    if (!containsCjk(token)) {
-      for (const gram of trigrams(token)) addFeature(v, `g:${gram}`, TRIGRAM_WEIGHT);
+    addFeature(v, fnvText(WORD_PREFIX, token), 1);
+    if (containsCjk(token)) continue;
+    // Boundary-padded trigrams, so "run" and "running" share "<ru" and "run".
+    points.length = 0;
+    points.push(LEFT_PAD);
+    for (let i = 0; i < token.length; i++) {
+      const point = token.codePointAt(i) as number;
+      points.push(point);
+      if (point > 0xffff) i++;
+    }
+    points.push(RIGHT_PAD);
+    for (let i = 0; i + 2 < points.length; i++) {
+      let hash = fnvPoint(GRAM_PREFIX, points[i] as number);
+      hash = fnvPoint(hash, points[i + 1] as number);
+      addFeature(v, fnvPoint(hash, points[i + 2] as number) >>> 0, TRIGRAM_WEIGHT);
     }
   }
   let sum = 0;
@@ -63,8 +76,7 @@ function embedOne(text: string, dimensions: number): Float32Array {
   return v;
 }
 
-function addFeature(v: Float32Array, feature: string, weight: number): void {
-  const hash = fnv1a32(feature);
+function addFeature(v: Float32Array, hash: number, weight: number): void {
   const bucket = hash % v.length;
   // The sign comes from a remixed hash so it stays independent of the bits choosing the bucket.
   const sign = (mix32(hash) & 1) === 0 ? 1 : -1;
@@ -84,25 +96,50 @@ export function hashingTokens(text: string): string[] {
   return tokens;
 }
 
-/** Boundary-padded trigrams, so "run" and "running" share "<ru" and "run". */
-function trigrams(token: string): string[] {
-  const chars = Array.from(`<${token}>`);
-  const out: string[] = [];
-  for (let i = 0; i + 2 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}${chars[i + 2]}`);
-  return out;
-}
+const FNV_OFFSET = 0x811c9dc5;
+const LEFT_PAD = 0x3c; // "<"
+const RIGHT_PAD = 0x3e; // ">"
 
-const encoder = new TextEncoder();
-
-/** FNV-1a, 32-bit, over UTF-8 bytes: tiny, fast and identical on every platform. */
+/**
+ * FNV-1a, 32-bit, over UTF-8 bytes: tiny, fast and identical on every platform. The bytes are
+ * those TextEncoder gives (a lone surrogate counts as U+FFFD), computed without encoding the text.
+ */
 export function fnv1a32(input: string): number {
-  let hash = 0x811c9dc5;
-  for (const byte of encoder.encode(input)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
+  return fnvText(FNV_OFFSET, input);
 }
+
+/** The hash state after `text`'s bytes, from `hash` (unsigned). */
+function fnvText(hash: number, text: string): number {
+  let h = hash;
+  for (let i = 0; i < text.length; i++) {
+    const point = text.codePointAt(i) as number;
+    h = fnvPoint(h, point);
+    if (point > 0xffff) i++;
+  }
+  return h >>> 0;
+}
+
+/** The hash state after one code point's UTF-8 bytes (signed; `>>> 0` makes it the hash). */
+function fnvPoint(hash: number, codePoint: number): number {
+  const point = codePoint >= 0xd800 && codePoint <= 0xdfff ? 0xfffd : codePoint;
+  if (point < 0x80) return Math.imul(hash ^ point, 0x01000193);
+  let h = hash;
+  if (point < 0x800) {
+    h = Math.imul(h ^ (0xc0 | (point >> 6)), 0x01000193);
+  } else {
+    if (point < 0x10000) {
+      h = Math.imul(h ^ (0xe0 | (point >> 12)), 0x01000193);
+    } else {
+      h = Math.imul(h ^ (0xf0 | (point >> 18)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | ((point >> 12) & 0x3f)), 0x01000193);
+    }
+    h = Math.imul(h ^ (0x80 | ((point >> 6) & 0x3f)), 0x01000193);
+  }
+  return Math.imul(h ^ (0x80 | (point & 0x3f)), 0x01000193);
+}
+
+const WORD_PREFIX = fnvText(FNV_OFFSET, "w:");
+const GRAM_PREFIX = fnvText(FNV_OFFSET, "g:");
 
 /** MurmurHash3's fmix32 finaliser. */
 function mix32(h: number): number {

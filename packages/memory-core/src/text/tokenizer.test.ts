@@ -127,6 +127,25 @@ describe("tokenizeWords on CJK", () => {
   });
 });
 
+describe("tokenizeWords at the edges of its rules", () => {
+  // Each token is sliced out of the normalised text; ASCII is classified without a regex.
+  it("keeps an apostrophe only between two letters, before a non-ASCII one too", () => {
+    expect(tokenizeWords("l'été don't x' 'y")).toEqual(["l'été", "don't", "x", "y"]);
+    expect(tokenizeWords("rock'n'roll 東京's")).toEqual(["rock'n'roll", "東京", "s"]);
+  });
+
+  it("keeps combining marks with the letter before them, never with CJK", () => {
+    expect(tokenizeWords("İstanbul ÇAY")).toEqual(["i̇stanbul", "çay"]);
+    expect(tokenizeWords("e\u0301t\u0301e 中\u0301文")).toEqual(["\u00e9t\u0301e", "中", "文"]);
+  });
+
+  it("splits on astral symbols, lone surrogates and ASCII punctuation", () => {
+    expect(tokenizeWords("🎉a🎉b")).toEqual(["a", "b"]);
+    expect(tokenizeWords("x\uD800y")).toEqual(["x", "y"]);
+    expect(tokenizeWords("AbC_dEf-12.5")).toEqual(["abc", "def", "12", "5"]);
+  });
+});
+
 describe("iterateWords", () => {
   it("can be stopped early", () => {
     const first: string[] = [];

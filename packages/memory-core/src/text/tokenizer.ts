@@ -51,41 +51,58 @@ export function* iterateWords(text: string): Generator<string> {
     .normalize("NFKC")
     .toLowerCase()
     .replace(/\u2019/g, "'");
-  const chars = Array.from(normalized);
-  let current = "";
+  // A token is a contiguous run of the text, so it is sliced out rather than built by appending.
+  let start = -1;
   let currentIsCjk = false;
-  for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i] as string;
-    if (isCjkChar(ch)) {
-      if (current !== "" && !currentIsCjk) {
-        yield current;
-        current = "";
+  for (let i = 0; i < normalized.length; ) {
+    const at = i;
+    const kind = charKindAt(normalized, at);
+    i += (normalized.codePointAt(at) as number) > 0xffff ? 2 : 1;
+    if (kind === CJK) {
+      if (start >= 0 && !currentIsCjk) {
+        yield normalized.slice(start, at);
+        start = -1;
       }
+      if (start < 0) start = at;
       currentIsCjk = true;
-      current += ch;
-    } else if (LETTER_OR_NUMBER.test(ch)) {
-      if (current !== "" && currentIsCjk) {
-        yield current;
-        current = "";
+    } else if (kind === WORD) {
+      if (start >= 0 && currentIsCjk) {
+        yield normalized.slice(start, at);
+        start = -1;
       }
+      if (start < 0) start = at;
       currentIsCjk = false;
-      current += ch;
-    } else if (MARK.test(ch) && current !== "" && !currentIsCjk) {
+    } else if (kind === MARK_KIND && start >= 0 && !currentIsCjk) {
       // A combining mark belongs to the letter before it. After CJK it splits, as it does in
       // toFtsIndexText, so query bigrams and index bigrams stay the same.
-      current += ch;
-    } else if (ch === "'" && current !== "" && !currentIsCjk && isWordLetter(chars[i + 1])) {
-      current += ch;
-    } else if (current !== "") {
-      yield current;
-      current = "";
+    } else if (kind === APOSTROPHE && start >= 0 && !currentIsCjk && charKindAt(normalized, i) === WORD) {
+      // An apostrophe between two letters stays in the word ("don't").
+    } else if (start >= 0) {
+      yield normalized.slice(start, at);
+      start = -1;
     }
   }
-  if (current !== "") yield current;
+  if (start >= 0) yield normalized.slice(start);
 }
 
-function isWordLetter(ch: string | undefined): boolean {
-  return ch !== undefined && LETTER_OR_NUMBER.test(ch) && !isCjkChar(ch);
+const OTHER = 0;
+const CJK = 1;
+const WORD = 2;
+const MARK_KIND = 3;
+const APOSTROPHE = 4;
+
+/** What the code point at `index` is to the tokeniser; OTHER past the end. ASCII needs no regex. */
+function charKindAt(text: string, index: number): number {
+  const cp = text.codePointAt(index);
+  if (cp === undefined) return OTHER;
+  if (cp < 0x80) {
+    if ((cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a)) return WORD;
+    return cp === 0x27 ? APOSTROPHE : OTHER;
+  }
+  const ch = text.slice(index, index + (cp > 0xffff ? 2 : 1));
+  if (isCjkChar(ch)) return CJK;
+  if (LETTER_OR_NUMBER.test(ch)) return WORD;
+  return MARK.test(ch) ? MARK_KIND : OTHER;
 }
 
 /** All tokens of `text`; see iterateWords for the rules. */

@@ -4,6 +4,7 @@ import { bumpChangesSql } from "../db/change-stamp.js";
 import { readMeta } from "../db/meta.js";
 import { type Queryable, storageError } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import { vectorText } from "../db/vector-text.js";
 import {
   cacheInsertParams,
   cacheInsertSql,
@@ -65,7 +66,7 @@ export async function writeVectors(
     [
       vectors.map((v) => v.rid),
       vectors.map((v) => v.hash),
-      vectors.map((v) => `{${Array.from(v.vector).join(",")}}`),
+      vectors.map((v) => vectorText(v.vector)),
       ...(cacheEntries === null ? [] : cacheInsertParams(cacheEntries)),
     ],
   );

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import { vectorText } from "../db/vector-text.js";
 
 /**
  * The `claw_embedding_cache` table: vectors by (provider, model, content hash), shared by every
@@ -39,11 +40,12 @@ export interface PendingCacheEntries {
 }
 
 /**
- * Entries put between two evictions: a hundredth of the bound, at least EVICT_EVERY_MIN. An
- * eviction walks the access index up to the bound (~4.7 ms at 10k), so it runs once per so many
- * entries rather than after every put; the cache overshoots its bound by at most that many.
+ * Entries put between two evictions: a tenth of the bound, at least EVICT_EVERY_MIN; the cache
+ * overshoots its bound by at most that many. An eviction walks the newest entries up to the bound (~15 ms at 10k on a server), so at a
+ * hundredth of the bound a bulk import spent 40 % of its time evicting.
  */
 const EVICT_EVERY_MIN = 64;
+const EVICT_EVERY_SHARE = 0.1;
 /** Most entries that wait for a statement to carry them; a bigger put (a backfill's) is written at once. */
 const PENDING_MAX = 16;
 
@@ -68,7 +70,7 @@ export function cacheInsertParams(entries: PendingCacheEntries): unknown[] {
     rows.map((r) => r.provider),
     rows.map((r) => r.model),
     rows.map((r) => r.hash),
-    rows.map((r) => `{${Array.from(r.vector).join(",")}}`),
+    rows.map((r) => vectorText(r.vector)),
     entries.at,
   ];
 }
@@ -78,7 +80,9 @@ export function createEmbeddingCache(
   names: SqlNames,
   options: { maxEntries: number; now: () => Date },
 ): EmbeddingCache {
-  const evictEvery = Math.max(EVICT_EVERY_MIN, Math.floor(options.maxEntries / 100));
+  const evictEvery = Math.max(EVICT_EVERY_MIN, Math.floor(options.maxEntries * EVICT_EVERY_SHARE));
+  /** The eviction under way: one at a time in a process; puts meanwhile do not start another. */
+  let evicting: Promise<void> | null = null;
   let putSinceEviction = evictEvery;
   /** Waiting entries by provider, model and hash (one row each: ON CONFLICT takes a key once). */
   let pending = new Map<string, { provider: string; model: string; hash: string; vector: Float32Array }>();
@@ -112,6 +116,28 @@ export function createEmbeddingCache(
     }
   }
 
+  /**
+   * Deletes the least recently used entries beyond the bound. Entries older than the bound-th newest
+   * (an index walk over live rows only, not over the dead ones earlier evictions left at the old
+   * end) are locked SKIP LOCKED: an eviction never waits, so evictions and writes of other servers
+   * cannot deadlock with it; what another holds is left for the next eviction.
+   */
+  async function evictOldest(): Promise<void> {
+    await db.query(
+      `WITH edge AS (
+         SELECT accessed_at, provider, model, content_hash FROM ${names.cache}
+         ORDER BY accessed_at DESC, provider DESC, model DESC, content_hash DESC OFFSET $1 LIMIT 1
+       ), old AS (
+         SELECT c.provider, c.model, c.content_hash FROM ${names.cache} c, edge e
+         WHERE c.accessed_at <= e.accessed_at
+           AND (c.accessed_at, c.provider, c.model, c.content_hash) <= (e.accessed_at, e.provider, e.model, e.content_hash)
+         FOR UPDATE OF c SKIP LOCKED)
+       DELETE FROM ${names.cache} c USING old
+       WHERE c.provider = old.provider AND c.model = old.model AND c.content_hash = old.content_hash`,
+      [options.maxEntries],
+    );
+  }
+
   return {
     async get(provider, model, hashes) {
       const found = new Map<string, Float32Array>();
@@ -141,14 +167,12 @@ export function createEmbeddingCache(
       const evict = putSinceEviction >= evictEvery;
       if (pending.size <= PENDING_MAX && !evict) return;
       await flush();
-      if (!evict) return;
-      // Evict the least recently used beyond the bound (servers evicting at once only overshoot).
+      if (!evict || evicting !== null) return;
       putSinceEviction = 0;
-      await db.query(
-        `DELETE FROM ${names.cache} WHERE ctid IN (
-           SELECT ctid FROM ${names.cache} ORDER BY accessed_at DESC OFFSET $1)`,
-        [options.maxEntries],
-      );
+      evicting = evictOldest().finally(() => {
+        evicting = null;
+      });
+      await evicting;
     },
     takePending,
     restore,

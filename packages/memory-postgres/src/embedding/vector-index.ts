@@ -96,8 +96,32 @@ export function vectorSearchFor(
   };
 }
 
-/** Memory for an HNSW build: the graph of 100k × 64 dims fits, and pgvector builds it in memory (much faster). */
-const BUILD_MEMORY = "256MB";
+/**
+ * Memory for an HNSW build, in MB. pgvector builds the graph in memory while it fits in
+ * `maintenance_work_mem`, and on disk, far slower, after: 1M × 64 dims took 8 min with 1 GB and
+ * had not finished after 38 min with 256 MB. A build asks for what its graph needs (buildMemoryMb),
+ * at least BUILD_MEMORY_MIN_MB, at most BUILD_MEMORY_MAX_MB unless the role's own setting is higher.
+ */
+const BUILD_MEMORY_MIN_MB = 256;
+const BUILD_MEMORY_MAX_MB = 1024;
+/** The graph's bytes per row besides the vector: the element and its neighbour lists (m = 16), with room. */
+const GRAPH_BYTES_PER_ROW = 768;
+
+/**
+ * The `maintenance_work_mem` (MB) an HNSW build of `rows` vectors of `dimensions` asks for:
+ * their graph's size, within BUILD_MEMORY_MIN_MB and BUILD_MEMORY_MAX_MB, or `currentMb` (the
+ * session's setting) when that is more.
+ */
+export function buildMemoryMb(
+  rows: number,
+  dimensions: number,
+  halfPrecision: boolean,
+  currentMb: number,
+): number {
+  const perRow = dimensions * (halfPrecision ? 2 : 4) + GRAPH_BYTES_PER_ROW;
+  const needed = Math.ceil((Math.max(0, rows) * perRow) / 2 ** 20);
+  return Math.max(currentMb, Math.min(BUILD_MEMORY_MAX_MB, Math.max(BUILD_MEMORY_MIN_MB, needed)));
+}
 
 /**
  * An HNSW index (cosine) over the vectors of the current dimensions, through a cast of the float4
@@ -124,7 +148,19 @@ export async function ensureHnswIndex(
     if (name !== wanted || !valid) await client.query(`DROP INDEX IF EXISTS ${names.schema}."${name}"`);
   }
   if (search.index === null || rows.some((r) => r.name === wanted && r.valid)) return;
-  await client.query(`SET maintenance_work_mem = '${BUILD_MEMORY}'`);
+  // The planner's row count (a bulk import analysed the table as it went) and the session's setting.
+  const { rows: sizes } = await client.query<{ rows: number; current_mb: number }>(
+    `SELECT greatest(c.reltuples, 0)::float8 AS rows,
+       (SELECT setting::float8 / 1024 FROM pg_settings WHERE name = 'maintenance_work_mem') AS current_mb
+     FROM pg_class c WHERE c.oid = '${names.memories}'::regclass`,
+  );
+  const memory = buildMemoryMb(
+    Number(sizes[0]?.rows ?? 0),
+    search.dimensions,
+    search.index.opclass.endsWith(".halfvec_cosine_ops"),
+    Math.floor(Number(sizes[0]?.current_mb ?? 0)),
+  );
+  await client.query(`SET maintenance_work_mem = '${memory}MB'`);
   try {
     await client.query(
       `CREATE INDEX ${options.concurrently === true ? "CONCURRENTLY " : ""}IF NOT EXISTS ${search.index.name}

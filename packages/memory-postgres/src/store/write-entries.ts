@@ -2,6 +2,7 @@ import { contentHash, type EntryWrite } from "@claw/memory-core";
 import { bumpChangesSql } from "../db/change-stamp.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import { vectorText } from "../db/vector-text.js";
 import { cacheInsertParams, cacheInsertSql, type PendingCacheEntries } from "../embedding/embedding-cache.js";
 import { entryColumns, type PgEntryRow } from "./entry-row.js";
 import { ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
@@ -132,7 +133,7 @@ async function upsert(
     rows.map((w) => w.source?.path ?? null),
     rows.map((w) => w.source?.startLine ?? null),
     rows.map((w) => w.source?.endLine ?? null),
-    rows.map((w) => (w.embedding === null ? null : `{${Array.from(w.embedding).join(",")}}`)),
+    rows.map((w) => (w.embedding === null ? null : vectorText(w.embedding))),
     options.textSearchConfig,
     rows.map((w) => ftsContextText(w.createdAt, null, w.context)),
     rows.map((w) => w.context),

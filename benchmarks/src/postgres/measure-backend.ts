@@ -1,0 +1,94 @@
+import type { EmbeddingProvider, Memory } from "@claw/memory-api";
+import type { MemorySettings } from "@claw/memory-core";
+import pg from "pg";
+import { percentile } from "../stats.js";
+
+/** One store the suite measures: SQLite, PGlite or a real server. */
+export interface Backend {
+  name: string;
+  open(embeddings: EmbeddingProvider, settings: MemorySettings): Promise<Memory>;
+  close(): Promise<void>;
+  /** Statements sent to the database so far (PostgreSQL: each one a round trip). */
+  statements?: () => number;
+}
+
+export interface Queries {
+  rare: string[];
+  typed: string[];
+  warmup: string[];
+}
+
+/** What measure() reports of one backend. */
+export interface Measured {
+  importPerS: number;
+  keyword: number;
+  hybrid: number;
+  keywordTyped: number;
+  hybridTyped: number;
+  store: number;
+  storeStatements: number | undefined;
+}
+
+/** A pool whose every statement is counted: a single store()'s round trips, for the report. */
+export function countingPool(url: string): { pool: pg.Pool; count: () => number } {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  let sent = 0;
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      sent++;
+      return query(...args);
+    };
+  });
+  return { pool, count: () => sent };
+}
+
+/** Import rate, keyword / hybrid recall p50 (both query sets) and single-store p50 of one backend. */
+export async function measure(
+  memory: Memory,
+  entries: Array<{ key: string; content: string }>,
+  queries: Queries,
+  stores: number,
+  statements?: () => number,
+): Promise<Measured> {
+  let start = performance.now();
+  for (let i = 0; i < entries.length; i += 1_000) await memory.import(entries.slice(i, i + 1_000));
+  await memory.flush();
+  const importPerS = entries.length / ((performance.now() - start) / 1000);
+  const timed = async (op: (i: number) => Promise<unknown>, count: number) => {
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      start = performance.now();
+      await op(i);
+      times.push(performance.now() - start);
+    }
+    return percentile(times, 50);
+  };
+  const recall = async (set: string[], mode: "bm25" | "hybrid") => {
+    for (const query of queries.warmup) await memory.recall(query, { mode });
+    return timed((i) => memory.recall(set[i] as string, { mode }), set.length);
+  };
+  const keyword = await recall(queries.rare, "bm25");
+  const hybrid = await recall(queries.rare, "hybrid");
+  const keywordTyped = await recall(queries.typed, "bm25");
+  const hybridTyped = await recall(queries.typed, "hybrid");
+  const before = statements?.() ?? 0;
+  const store = await timed(
+    (i) => memory.store(`extra-${i}`, `an extra note ${i}`, { category: "daily" }),
+    stores,
+  );
+  const storeStatements = statements === undefined ? undefined : (statements() - before) / stores;
+  return { importPerS, keyword, hybrid, keywordTyped, hybridTyped, store, storeStatements };
+}
+
+/** Single-store p50 with deferred embedding (the default): the vector is written in the background. */
+export async function measureDeferredStore(memory: Memory, stores: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < stores; i++) {
+    const start = performance.now();
+    await memory.store(`deferred-${i}`, `a deferred note ${i}`, { category: "daily" });
+    times.push(performance.now() - start);
+  }
+  await memory.flush();
+  return percentile(times, 50);
+}
