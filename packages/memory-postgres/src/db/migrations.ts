@@ -170,6 +170,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITH (fillfactor = 50)`,
     ],
   },
+  {
+    version: 8,
+    // Keyword passes over the budget rank the newest entries only (search/keyword-search.ts): a
+    // block range index on rid (rows are appended in rid order) hands the full-text index's
+    // bitmap the newest pages alone, ~1 ms at 1M entries where the primary key's range took longer.
+    statements: (n) => [
+      `CREATE INDEX IF NOT EXISTS claw_memories_rid_recent ON ${n.memories} USING brin (rid)`,
+    ],
+  },
 ];
 
 /** The schema version this release creates and upgrades to. */

@@ -1,6 +1,7 @@
 import { planTermsByDocuments, porterStem, type TermPlan } from "@claw/memory-core";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import { type RecentWindow, recentWindow } from "./recent-window.js";
 
 /**
  * Entries a PostgreSQL keyword query ranks at most when it can (core's term-plan.ts). ts_rank_cd
@@ -18,6 +19,9 @@ interface FtsStats {
   shares: Map<string, number>;
   /** The smallest share listed: a lexeme not listed is rarer. */
   floor: number;
+  /** The lowest and highest rid when read: the span a recent window is cut from. */
+  lowestRid: number;
+  highestRid: number;
 }
 
 /**
@@ -40,6 +44,17 @@ export interface TermPlanner {
    * never analysed).
    */
   idf(db: Queryable, terms: readonly string[]): Promise<number[]>;
+  /**
+   * The newest entries, holding about `wanted` matches, a pass matching `terms` (any or all of
+   * them) ranks when it would match more than the budget (recent-window.ts); null when it fits,
+   * or without statistics.
+   */
+  recentFrom(
+    db: Queryable,
+    terms: readonly string[],
+    match: "any" | "all",
+    wanted: number,
+  ): Promise<RecentWindow | null>;
 }
 
 export function createTermPlanner(
@@ -78,6 +93,12 @@ export function createTermPlanner(
         return Math.log(1 + (read.rows - n + 0.5) / (n + 0.5));
       });
     },
+    async recentFrom(db, terms, match, wanted) {
+      const read = await current(db);
+      if (read === null) return null;
+      const counts = terms.map((term) => estimate(read, term));
+      return recentWindow({ ...read, counts, match, budget, wanted });
+    },
   };
 }
 
@@ -93,9 +114,17 @@ function estimate(stats: FtsStats, term: string): number | undefined {
 
 /** The table's estimated rows and the full-text column's common lexemes; null when never analysed. */
 async function readStats(db: Queryable, names: SqlNames): Promise<FtsStats | null> {
-  const { rows } = await db.query<{ rows: number; elems: string[] | null; freqs: number[] | null }>(
+  const { rows } = await db.query<{
+    rows: number;
+    elems: string[] | null;
+    freqs: number[] | null;
+    lowest: number | null;
+    highest: number | null;
+  }>(
     `SELECT c.reltuples::float8 AS rows, s.most_common_elems::text::text[] AS elems,
-       s.most_common_elem_freqs::float8[] AS freqs
+       s.most_common_elem_freqs::float8[] AS freqs,
+       (SELECT min(rid)::float8 FROM ${names.memories}) AS lowest,
+       (SELECT max(rid)::float8 FROM ${names.memories}) AS highest
      FROM pg_class c LEFT JOIN pg_stats s
        ON s.schemaname = $1 AND s.tablename = 'claw_memories' AND s.attname = 'fts'
      WHERE c.oid = '${names.memories}'::regclass`,
@@ -103,6 +132,7 @@ async function readStats(db: Queryable, names: SqlNames): Promise<FtsStats | nul
   );
   const row = rows[0];
   if (row === undefined || !(row.rows > 0) || row.elems === null || row.freqs === null) return null;
+  if (row.lowest === null || row.highest === null) return null;
   // The frequencies list one per lexeme, then their minimum and maximum.
   const shares = new Map<string, number>();
   let floor = 1;
@@ -111,5 +141,5 @@ async function readStats(db: Queryable, names: SqlNames): Promise<FtsStats | nul
     shares.set(lexeme, share);
     floor = Math.min(floor, share);
   }
-  return { rows: row.rows, shares, floor };
+  return { rows: row.rows, shares, floor, lowestRid: row.lowest, highestRid: row.highest };
 }
