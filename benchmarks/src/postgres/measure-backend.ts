@@ -27,6 +27,9 @@ export interface Measured {
   hybridTyped: number;
   store: number;
   storeStatements: number | undefined;
+  /** store() p50 of a chat turn (category conversation, ten turns per session). */
+  turn: number;
+  turnStatements: number | undefined;
 }
 
 /** A pool whose every statement is counted: a single store()'s round trips, for the report. */
@@ -78,7 +81,27 @@ export async function measure(
     stores,
   );
   const storeStatements = statements === undefined ? undefined : (statements() - before) / stores;
-  return { importPerS, keyword, hybrid, keywordTyped, hybridTyped, store, storeStatements };
+  const beforeTurns = statements?.() ?? 0;
+  const turn = await timed(
+    (i) =>
+      memory.store(`turn-${i}`, `turn ${i % 10} of chat ${Math.floor(i / 10)}: a reply`, {
+        category: "conversation",
+        sessionId: `chat-${Math.floor(i / 10)}`,
+      }),
+    stores,
+  );
+  const turnStatements = statements === undefined ? undefined : (statements() - beforeTurns) / stores;
+  return {
+    importPerS,
+    keyword,
+    hybrid,
+    keywordTyped,
+    hybridTyped,
+    store,
+    storeStatements,
+    turn,
+    turnStatements,
+  };
 }
 
 /** Single-store p50 with deferred embedding (the default): the vector is written in the background. */

@@ -3,7 +3,7 @@ import { createCorpus } from "../speed/corpus.js";
 import { type Figure, figure, type Profile, type Suite, type SuiteOutput, type TableSpec } from "../suite.js";
 import { closeAll, openBackends } from "./bench-backends.js";
 import { type Measured, measure, measureDeferredStore, type Queries } from "./measure-backend.js";
-import { growthFigures, growthTable, sizeLabel } from "./recall-growth.js";
+import { recallGrowth, sizeLabel } from "./recall-growth.js";
 
 /** Corpus sizes per profile; `large` measures 100k again in the same run, the baseline of 1M's figures. */
 export const POSTGRES_SIZES = { ci: [2_000], full: [100_000], large: [100_000, 1_000_000] } as const;
@@ -68,8 +68,11 @@ async function runAtSize(
       add(`${backend.name}.hybrid_typed_p50_ms`, r.hybridTyped, "ms", "lower");
       add(`${backend.name}.store_p50_ms`, r.store, "ms", "lower");
       add(`${backend.name}.store_deferred_p50_ms`, storeDeferred, "ms", "lower");
+      add(`${backend.name}.turn_p50_ms`, r.turn, "ms", "lower");
       if (r.storeStatements !== undefined)
         add(`${backend.name}.store_statements`, r.storeStatements, "statements", "lower");
+      if (r.turnStatements !== undefined)
+        add(`${backend.name}.turn_statements`, r.turnStatements, "statements", "lower");
     }
   } finally {
     await closeAll(backends);
@@ -98,6 +101,8 @@ function tableOf(profile: Profile, size: number, results: Results): TableSpec {
       "hybrid p50, typed (ms)",
       "store p50 (ms)",
       "statements per store",
+      "turn p50 (ms)",
+      "statements per turn",
       "store p50, deferred (ms)",
     ],
     rows: [...results].map(([name, r]) => [
@@ -109,11 +114,14 @@ function tableOf(profile: Profile, size: number, results: Results): TableSpec {
       r.hybridTyped,
       r.store,
       r.storeStatements ?? "—",
+      r.turn,
+      r.turnStatements ?? "—",
       r.storeDeferred,
     ]),
     note:
       `Same corpus (the speed suite's common text: content words from the top of the Zipf law, its top word in ~78 % of entries), queries and hashing embedder for every backend; import: 1,000 entries per import(), then flush() (which builds the HNSW index an import set aside); rare: 2–5 words mostly of one entry; typed: 3–5 words, 1–2 of one entry, the rest from the whole Zipf law; recall cache off; each timed set follows ${WARMUP[profile]} other typed queries in the same mode, as in the speed suite; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster. ` +
       "store p50: a store() that embeds before it returns (defer_embedding off): the vector is computed first (the embedding cache looked up) and written with the row by the upsert, which also writes the cache's new entry and moves the change stamp; each statement is a round trip. " +
+      "Turn: such a store() of a chat turn (category conversation, ten turns per session), which also indexes the turn with the one before it. " +
       "Deferred: a store() with defer_embedding on, the default (one statement, the upsert; the vector is written in the background).",
   };
 }
@@ -136,10 +144,10 @@ export const postgresSuite: Suite<Profile> = {
       bySize.push({ size, results });
       figures.push(...atSize);
     }
-    const growth = growthFigures(bySize);
-    figures.push(...growth);
+    const growth = recallGrowth(bySize);
+    figures.push(...growth.figures);
     const tables = bySize.map(({ size, results }) => tableOf(ctx.profile, size, results));
-    if (growth.length > 0) tables.push(growthTable(growth));
+    if (growth.table !== null) tables.push(growth.table);
     return { figures, charts: [], tables };
   },
 };

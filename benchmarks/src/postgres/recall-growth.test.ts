@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Measured } from "./measure-backend.js";
 import { POSTGRES_SIZES, postgresSuite } from "./postgres-suite.js";
-import { growthFigures, growthTable, sizeLabel } from "./recall-growth.js";
+import { recallGrowth, sizeLabel } from "./recall-growth.js";
 
 const measured = (keyword: number, keywordTyped: number, hybrid: number): Measured => ({
   importPerS: 1000,
@@ -11,6 +11,8 @@ const measured = (keyword: number, keywordTyped: number, hybrid: number): Measur
   hybridTyped: hybrid,
   store: 1,
   storeStatements: undefined,
+  turn: 1,
+  turnStatements: undefined,
 });
 
 describe("postgres suite profiles", () => {
@@ -40,7 +42,7 @@ describe("recall growth between sizes of one run", () => {
   ];
 
   it("divides each backend's p50 at the larger size by its p50 at the smaller", () => {
-    const figures = growthFigures(bySize);
+    const { figures } = recallGrowth(bySize);
     expect(figures.map((f) => [f.id, f.value])).toEqual([
       ["postgres.growth.1M_vs_100k.sqlite.keyword_p50", 2.5],
       ["postgres.growth.1M_vs_100k.sqlite.keyword_typed_p50", 1.5],
@@ -53,18 +55,18 @@ describe("recall growth between sizes of one run", () => {
   });
 
   it("is a table of one row per backend for the large docs block", () => {
-    const table = growthTable(growthFigures(bySize));
-    expect(table.title).toBe("Recall p50 at 1M over 100k, same run");
-    expect(table.docs).toBe("postgres-large");
-    expect(table.rows).toEqual([
+    const { table } = recallGrowth(bySize);
+    expect(table?.title).toBe("Recall p50 at 1M over 100k, same run");
+    expect(table?.docs).toBe("postgres-large");
+    expect(table?.rows).toEqual([
       ["sqlite", 2.5, 1.5, 2],
       ["server", 2.5, 4, 1.2],
     ]);
   });
 
   it("has nothing to report from one size, or for a backend measured at one size only", () => {
-    expect(growthFigures(bySize.slice(0, 1))).toEqual([]);
+    expect(recallGrowth(bySize.slice(0, 1))).toEqual({ figures: [], table: null });
     const partial = [bySize[0], { size: 1_000_000, results: new Map([["pglite", measured(1, 1, 1)]]) }];
-    expect(growthFigures(partial as typeof bySize)).toEqual([]);
+    expect(recallGrowth(partial as typeof bySize)).toEqual({ figures: [], table: null });
   });
 });

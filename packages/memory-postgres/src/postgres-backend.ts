@@ -6,6 +6,7 @@ import { createBackendEmbedder } from "@claw/memory-core";
 import { bumpChanges, readChanges } from "./db/change-stamp.js";
 import { inTransaction, storageError } from "./db/pool.js";
 import { clearVectors } from "./embedding/backfill.js";
+import type { PendingCacheEntries } from "./embedding/embedding-cache.js";
 import type { StoreParts } from "./open-store.js";
 import { postgresRecallSource } from "./search/recall-source.js";
 import { createTermPlanner } from "./search/term-stats.js";
@@ -17,6 +18,7 @@ import * as read from "./store/read-entries.js";
 import { rebuildFullText } from "./store/rebuild-fts.js";
 import { replaceHistory } from "./store/replace-history.js";
 import { assertStorableText } from "./store/text-guard.js";
+import { readTurnAround } from "./store/turn-around.js";
 import { pruneVersions, readHistory } from "./store/version-history.js";
 import { writeEntries } from "./store/write-entries.js";
 
@@ -34,20 +36,19 @@ export interface PostgresBackendOptions {
 }
 
 /**
- * A store() of an entry outside any session, with a fresh id, is one upsert: it runs on its own
- * (autocommit), without BEGIN and COMMIT, so a single write costs 2 round trips with the change
- * counter's bump (4 before). Should it overwrite a session turn, the context of the turn that
- * followed it is refreshed by a second statement right after (idempotent, as every refresh).
+ * A store() of one entry with a fresh id runs without BEGIN and COMMIT (autocommit): outside a
+ * session it is one upsert, which also moves the change stamp (4 round trips before); a session
+ * turn reads its place first and its upsert indexes it with the turn before and re-indexes the
+ * turn after it (store/turn-around.ts; 5 statements in a transaction before). Should it overwrite
+ * a session turn, the context of the turn that followed it is refreshed by a second statement
+ * right after (idempotent, as every refresh); a turn that moves within sessions is written in a
+ * transaction, as several writes are.
  */
-function oneStatement(writes: readonly EntryWrite[], removals: readonly EntryRefPair[]): boolean {
+function oneStatement(writes: readonly EntryWrite[], removals: readonly EntryRefPair[]): EntryWrite | null {
   const [only] = writes;
-  return (
-    removals.length === 0 &&
-    writes.length === 1 &&
-    only !== undefined &&
-    !only.idFromCaller &&
-    only.sessionId === null
-  );
+  return removals.length === 0 && writes.length === 1 && only !== undefined && !only.idFromCaller
+    ? only
+    : null;
 }
 
 export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<PgEntryRow> {
@@ -95,20 +96,28 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       // statement also writes the embedding cache's waiting entries (embedding-cache.ts).
       // A bulk import into a small table writes without the HNSW index (bulk-index.ts).
       await db(() => parts.bulkIndex.beforeWrite(writes.length));
-      const single = oneStatement(writes, removals);
-      const cacheEntries = single ? (parts.cache?.takePending() ?? null) : null;
-      const options = { ...writeOptions, bumpChanges: true, cacheEntries };
-      const written = await db((d) =>
-        single
-          ? writeEntries(d, writes, options)
-          : inTransaction(parts.pool, async (tx) => {
-              await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
-              if (writes.length === 0) await bumpChanges(tx, names);
-              return writeEntries(tx, writes, options);
-            }),
-      )
+      const only = oneStatement(writes, removals);
+      const taken: { cache: PendingCacheEntries | null } = { cache: null };
+      const written = await db(async (d) => {
+        // A session turn's place, read first; null when it moves (a transaction writes it then).
+        const turn = only === null || only.sessionId === null ? null : await readTurnAround(d, names, only);
+        if (only !== null && (only.sessionId === null || turn !== null)) {
+          taken.cache = parts.cache?.takePending() ?? null;
+          return writeEntries(d, writes, {
+            ...writeOptions,
+            bumpChanges: true,
+            cacheEntries: taken.cache,
+            turn,
+          });
+        }
+        return inTransaction(parts.pool, async (tx) => {
+          await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
+          if (writes.length === 0) await bumpChanges(tx, names);
+          return writeEntries(tx, writes, { ...writeOptions, bumpChanges: true });
+        });
+      })
         .catch((error: unknown) => {
-          if (cacheEntries !== null) parts.cache?.restore(cacheEntries);
+          if (taken.cache !== null) parts.cache?.restore(taken.cache);
           throw error;
         })
         .finally(() => parts.bulkIndex.afterWrite());

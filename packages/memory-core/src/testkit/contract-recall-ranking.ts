@@ -221,6 +221,22 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
       expect(await keys("which sport this spring")).toEqual([]);
     });
 
+    it("indexes a turn stored on its own with the turn before it, and re-indexes the turn after a rewritten one", async () => {
+      const memory = await open("bm25", { sessionContextWeight: 0 });
+      const inSession = { category: "conversation", sessionId: "s1" } as const;
+      const keys = async (query: string) => (await memory.recall(query, { limit: 5 })).map((e) => e.key);
+      await memory.store("q", "Melanie: Which sport did you pick up this spring?", inSession);
+      await memory.store("a", "Caroline: Bouldering, twice a week.", inSession);
+      expect(await keys("which sport this spring")).toEqual(["q", "a"]);
+      // Rewritten in place: the answer is found by the new question's words, no longer the old.
+      await memory.store("q", "Melanie: Which climbing gym do you go to?", inSession);
+      expect(await keys("climbing gym")).toEqual(["q", "a"]);
+      expect(await keys("which sport this spring")).toEqual([]);
+      // Stored into another session: the answer no longer follows it.
+      await memory.store("q", "Melanie: Which climbing gym do you go to?", { ...inSession, sessionId: "s2" });
+      expect(await keys("climbing gym")).toEqual(["q"]);
+    });
+
     it("re-indexes the turn that followed a turn moved to another session", async () => {
       const memory = await open("bm25", { sessionContextWeight: 0 });
       const turn = (key: string, content: string, minute: number, sessionId: string) => ({

@@ -10,6 +10,14 @@ import type { SqlNames } from "./sql-names.js";
 const ANALYZE_AFTER_MIN = 1_000;
 const ANALYZE_AFTER_SHARE = 0.5;
 const SETTLE_AFTER_SHARE = 0.1;
+/**
+ * How long ANALYZE waits for the table's lock before it is put off to the next write: less than
+ * the server's deadlock_timeout (1 s by default), so ANALYZE gives way before a deadlock check
+ * could cancel the other side.
+ */
+const LOCK_TIMEOUT = "500ms";
+/** SQLSTATE lock_not_available: lock_timeout ran out. */
+const LOCK_NOT_AVAILABLE = "55P03";
 
 export interface TableAnalyzer {
   /** Counts rows written, deleted or given a vector; analyses the table once enough have. Never rejects. */
@@ -44,18 +52,32 @@ export function createTableAnalyzer(db: Queryable, names: SqlNames, logger: Logg
     return Number(rows[0]?.rows ?? 0);
   }
 
-  async function analyze(): Promise<void> {
+  /** Whether the tables were analysed; false when a lock held elsewhere made it wait too long. */
+  async function analyze(): Promise<boolean> {
     try {
       // The embedding cache grows with the vectors: without statistics, its lookup by hash read
       // every row of the provider (the planner took the table for one row): 4–7 ms at 5–10k.
-      await db.query(`ANALYZE ${names.memories}, ${names.cache}`);
+      // An index built concurrently (the vector index after a bulk import) holds the table's lock
+      // and waits for this very transaction to end: ANALYZE waiting for the lock deadlocked with
+      // it, and the build was lost (1M rows: 8 minutes). So ANALYZE gives up after LOCK_TIMEOUT.
+      await db.query(
+        `DO $analyze$ BEGIN SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'; ANALYZE ${names.memories}, ${names.cache}; END $analyze$`,
+      );
       analysedRows = await readAnalysedRows();
       await mergePendingEntries();
+      return true;
     } catch (error) {
+      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) {
+        logger.debug("ANALYZE put off: the memories table is locked (an index build)", {
+          error: (error as Error).message,
+        });
+        return false;
+      }
       disabled = true;
       logger.warn("cannot ANALYZE the memories table: vector queries may scan instead of using the index", {
         error: (error as Error).message,
       });
+      return true;
     }
   }
 
@@ -86,8 +108,10 @@ export function createTableAnalyzer(db: Queryable, names: SqlNames, logger: Logg
       logger.debug("cannot read the memories table's statistics", { error: (error as Error).message });
       return;
     }
+    const counted = changes;
     changes = 0;
-    await analyze();
+    // Put off: the changes count again towards the next try.
+    if (!(await analyze())) changes += counted;
   }
 
   /** One check or ANALYZE at a time; changes counted meanwhile wait for the next call. */

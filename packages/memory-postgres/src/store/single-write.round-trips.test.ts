@@ -45,9 +45,17 @@ forEachTestDatabase((database) => {
       expect(await during(() => memory.store("first", "a first fact"))).toEqual(["WITH", "SELECT"]);
       expect(await during(() => memory.store("k", "a fact"))).toEqual(["WITH"]);
       expect(await during(() => memory.store("k", "the fact, changed"))).toEqual(["WITH"]);
-      // A session turn refreshes its own context and its successor's in the same transaction.
-      const turn = await during(() => memory.store("t", "a turn", { sessionId: "s" }));
-      expect(turn).toEqual(["BEGIN", "WITH", "WITH", "UPDATE", "COMMIT"]);
+      // A session turn reads its place, then its upsert indexes it with the turn before it and
+      // re-indexes the turn after it: 2 statements, no transaction.
+      expect(await during(() => memory.store("t1", "a turn", { sessionId: "s" }))).toEqual(["WITH", "WITH"]);
+      expect(await during(() => memory.store("t2", "a reply", { sessionId: "s" }))).toEqual(["WITH", "WITH"]);
+      expect(await during(() => memory.store("t1", "a turn, changed", { sessionId: "s" }))).toEqual([
+        "WITH",
+        "WITH",
+      ]);
+      // A turn moving to another session is written in a transaction, both places refreshed.
+      const moved = await during(() => memory.store("t1", "a turn, changed", { sessionId: "s2" }));
+      expect(moved).toEqual(["WITH", "BEGIN", "WITH", "WITH", "UPDATE", "WITH", "UPDATE", "COMMIT"]);
       expect((await memory.history("k")).map((v) => v.version)).toEqual([2, 1]);
     });
 

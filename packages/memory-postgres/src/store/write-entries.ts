@@ -5,8 +5,9 @@ import type { SqlNames } from "../db/sql-names.js";
 import { vectorText } from "../db/vector-text.js";
 import { cacheInsertParams, cacheInsertSql, type PendingCacheEntries } from "../embedding/embedding-cache.js";
 import { entryColumns, type PgEntryRow } from "./entry-row.js";
-import { ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+import { type FtsSource, ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
 import { refreshTurnContexts, type TurnPosition } from "./session-context.js";
+import type { TurnAround } from "./turn-around.js";
 
 /** One entry as written: the row (as get() reads it) and whether it still needs a vector. */
 export interface WrittenRow {
@@ -26,6 +27,11 @@ export interface WriteOptions {
   bumpChanges?: boolean;
   /** New embedding cache entries the first upsert inserts too: only outside a transaction (embedding-cache.ts). */
   cacheEntries?: PendingCacheEntries | null;
+  /**
+   * For a single session turn, its place read just before (turn-around.ts): the upsert indexes it
+   * with the turn before it and re-indexes the turn after it, with no refresh statements after.
+   */
+  turn?: TurnAround | null;
 }
 
 /** Rows per INSERT: big enough to amortise the round trip, small enough for the bind message. */
@@ -50,6 +56,8 @@ export async function writeEntries(
     cacheEntries = null;
     const rows = upserted.map(({ previousTurn: _, ...w }) => w);
     written.push(...rows);
+    // A single turn whose place was read first: the upsert wrote both contexts.
+    if (options.turn != null && chunk.length === 1) continue;
     // Session turns: their own context (the turn before) and that of the turn after them.
     const turns = rows.flatMap(({ row }) =>
       row.session_id === null
@@ -114,6 +122,7 @@ async function upsert(
     a.namespace === b.namespace ? compare(a.key, b.key) : compare(a.namespace, b.namespace),
   );
   const hashes = rows.map((w) => contentHash(w.content));
+  const turn = rows.length === 1 ? (options.turn ?? null) : null;
   const skip = rows[0]?.skipExisting === true;
   const keepCreatedAt = rows[0]?.keepCreatedAt === true;
   const params = [
@@ -135,7 +144,7 @@ async function upsert(
     rows.map((w) => w.source?.endLine ?? null),
     rows.map((w) => (w.embedding === null ? null : vectorText(w.embedding))),
     options.textSearchConfig,
-    rows.map((w) => ftsContextText(w.createdAt, null, w.context)),
+    rows.map((w) => ftsContextText(turn?.at ?? w.createdAt, turn?.previous ?? null, w.context)),
     rows.map((w) => w.context),
     rows.map((w) => w.metadata),
     rows.map((w) => w.expiresAt),
@@ -143,6 +152,10 @@ async function upsert(
     rows.map((w) => w.actor),
     ...(cacheEntries === null ? [] : cacheInsertParams(cacheEntries)),
   ];
+  const successor = turn?.successor ?? null;
+  const next =
+    successor === null || rows.length !== 1 ? "" : `, next AS (${successorSql(names, params.length + 1)})`;
+  if (next !== "" && successor !== null) params.push(...successorParams(successor, rows[0]?.content ?? ""));
   const sameHash = "m.content_hash = EXCLUDED.content_hash";
   const onConflict = skip
     ? "DO NOTHING"
@@ -177,7 +190,7 @@ async function upsert(
        FROM ${names.memories} o JOIN unnest($5::text[], $2::text[]) AS w(namespace, key)
          ON o.namespace = w.namespace AND o.key = w.key
        WHERE o.session_id IS NOT NULL
-     )${bump}${cached}
+     )${bump}${cached}${next}
      INSERT INTO ${names.memories} AS m (id, key, content, category, namespace, session_id, importance,
        superseded_by, created_at, updated_at, content_hash, fts, source_path, source_start,
        source_end, embedding, embedding_hash, context, metadata, expires_at, change_action, change_actor,
@@ -212,6 +225,25 @@ async function upsert(
         ? null
         : { namespace: row.namespace, sessionId: old_session_id, createdAt: old_created_at, rid: row.rid },
   }));
+}
+
+/**
+ * Re-indexes a single turn's successor with the turn's content as the one before it, in the
+ * upsert's statement (a CTE). `$18` is the upsert's text search configuration.
+ */
+function successorSql(names: SqlNames, first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `UPDATE ${names.memories} SET fts = ${ftsVectorSql(`${p(1)}::text`, `${p(2)}::text`, "$18", `${p(3)}::text`)}
+    WHERE rid = ${p(0)}::bigint`;
+}
+
+function successorParams(successor: Omit<FtsSource, "previous">, previous: string): unknown[] {
+  return [
+    successor.rid,
+    ftsIndexText(successor.key),
+    ftsIndexText(successor.content),
+    ftsContextText(successor.created_at, previous, successor.context),
+  ];
 }
 
 function compare(a: string, b: string): number {
