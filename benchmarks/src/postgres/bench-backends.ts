@@ -48,15 +48,21 @@ export async function openBackends(options: {
   const serverUrl = options.serverUrl;
   if (serverUrl) {
     const schema = `claw_bench_${Date.now()}`;
+    const schemas = [schema];
     const serverPool = countingPool(serverUrl);
     backends.push({
       name: "server",
       open: (embeddings, settings) =>
         PostgresMemory.open({ pool: serverPool.pool, schema, settings, embeddings }),
+      openEmpty: (embeddings, settings) => {
+        const another = `${schema}_${schemas.length}`;
+        schemas.push(another);
+        return PostgresMemory.open({ pool: serverPool.pool, schema: another, settings, embeddings });
+      },
       // The server is not ours: nothing of the run stays there.
       close: async () => {
         await serverPool.pool.end();
-        await dropSchema(serverUrl, schema);
+        for (const name of schemas) await dropSchema(serverUrl, name);
       },
       statements: serverPool.count,
     });

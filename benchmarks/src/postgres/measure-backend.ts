@@ -1,5 +1,5 @@
 import type { EmbeddingProvider, Memory } from "@claw/memory-api";
-import type { MemorySettings } from "@claw/memory-core";
+import { type MemorySettings, migrateMemory } from "@claw/memory-core";
 import pg from "pg";
 import { percentile } from "../stats.js";
 
@@ -8,6 +8,8 @@ export interface Backend {
   name: string;
   open(embeddings: EmbeddingProvider, settings: MemorySettings): Promise<Memory>;
   close(): Promise<void>;
+  /** Another store on the same database, empty (a migration's target); absent: not measured. */
+  openEmpty?(embeddings: EmbeddingProvider, settings: MemorySettings): Promise<Memory>;
   /** Statements sent to the database so far (PostgreSQL: each one a round trip). */
   statements?: () => number;
 }
@@ -20,7 +22,12 @@ export interface Queries {
 
 /** What measure() reports of one backend. */
 export interface Measured {
+  /** Entries a second from the first import() until flush() returned (vector index built). */
   importPerS: number;
+  /** Entries a second until the last import() returned: committed, found by keyword and by vector. */
+  importRowsPerS: number;
+  /** flush() after the import: the vector index an import set aside is built (s). */
+  flushS: number;
   keyword: number;
   hybrid: number;
   keywordTyped: number;
@@ -56,8 +63,11 @@ export async function measure(
 ): Promise<Measured> {
   let start = performance.now();
   for (let i = 0; i < entries.length; i += 1_000) await memory.import(entries.slice(i, i + 1_000));
+  const imported = performance.now();
   await memory.flush();
   const importPerS = entries.length / ((performance.now() - start) / 1000);
+  const importRowsPerS = entries.length / ((imported - start) / 1000);
+  const flushS = (performance.now() - imported) / 1000;
   const timed = async (op: (i: number) => Promise<unknown>, count: number) => {
     const times: number[] = [];
     for (let i = 0; i < count; i++) {
@@ -93,6 +103,8 @@ export async function measure(
   const turnStatements = statements === undefined ? undefined : (statements() - beforeTurns) / stores;
   return {
     importPerS,
+    importRowsPerS,
+    flushS,
     keyword,
     hybrid,
     keywordTyped,
@@ -114,4 +126,14 @@ export async function measureDeferredStore(memory: Memory, stores: number): Prom
   }
   await memory.flush();
   return percentile(times, 50);
+}
+
+/**
+ * migrateMemory() of `from` (every entry with its vector) into an empty store, until it returned
+ * (its flush() included): entries a second.
+ */
+export async function measureMigrate(from: Memory, to: Memory): Promise<number> {
+  const start = performance.now();
+  const report = await migrateMemory(from, to, { batchSize: 1_000 });
+  return report.copied / ((performance.now() - start) / 1000);
 }

@@ -2,7 +2,13 @@ import { createHashingEmbeddingProvider, DEFAULT_CONFIG } from "@claw/memory-cor
 import { createCorpus } from "../speed/corpus.js";
 import { type Figure, figure, type Profile, type Suite, type SuiteOutput, type TableSpec } from "../suite.js";
 import { closeAll, openBackends } from "./bench-backends.js";
-import { type Measured, measure, measureDeferredStore, type Queries } from "./measure-backend.js";
+import {
+  type Measured,
+  measure,
+  measureDeferredStore,
+  measureMigrate,
+  type Queries,
+} from "./measure-backend.js";
 import { recallGrowth, sizeLabel } from "./recall-growth.js";
 
 /** Corpus sizes per profile; `large` measures 100k again in the same run, the baseline of 1M's figures. */
@@ -13,7 +19,7 @@ const WARMUP = { ci: 20, full: 50, large: 50 } as const;
 const STORES = { ci: 100, full: 300, large: 300 } as const;
 const DIMENSIONS = 64;
 
-type Results = Map<string, Measured & { storeDeferred: number }>;
+type Results = Map<string, Measured & { storeDeferred: number; migratePerS: number | undefined }>;
 
 /** Every backend at one corpus size: its figures and its results by backend name. */
 async function runAtSize(
@@ -60,8 +66,24 @@ async function runAtSize(
       } finally {
         await again.close();
       }
-      results.set(backend.name, { ...r, storeDeferred });
+      // SQLite's store (measured first) migrated into an empty store of this backend.
+      let migratePerS: number | undefined;
+      const source = backends[0];
+      if (backend.openEmpty !== undefined && source !== undefined && source !== backend) {
+        const from = await source.open(embeddings, settings);
+        const to = await backend.openEmpty(embeddings, settings);
+        try {
+          migratePerS = await measureMigrate(from, to);
+        } finally {
+          await to.close();
+          await from.close();
+        }
+        add(`${backend.name}.migrate_per_s`, migratePerS, "entries/s", "higher");
+      }
+      results.set(backend.name, { ...r, storeDeferred, migratePerS });
       add(`${backend.name}.import_per_s`, r.importPerS, "entries/s", "higher");
+      add(`${backend.name}.import_rows_per_s`, r.importRowsPerS, "entries/s", "higher");
+      add(`${backend.name}.import_flush_s`, r.flushS, "s", "lower");
       add(`${backend.name}.keyword_p50_ms`, r.keyword, "ms", "lower");
       add(`${backend.name}.hybrid_p50_ms`, r.hybrid, "ms", "lower");
       add(`${backend.name}.keyword_typed_p50_ms`, r.keywordTyped, "ms", "lower");
@@ -95,6 +117,9 @@ function tableOf(profile: Profile, size: number, results: Results): TableSpec {
     columns: [
       "backend",
       "import (entries/s)",
+      "of which rows (entries/s)",
+      "then flush (s)",
+      "migrate from SQLite (entries/s)",
       "keyword p50 (ms)",
       "hybrid p50 (ms)",
       "keyword p50, typed (ms)",
@@ -108,6 +133,9 @@ function tableOf(profile: Profile, size: number, results: Results): TableSpec {
     rows: [...results].map(([name, r]) => [
       name,
       r.importPerS,
+      r.importRowsPerS,
+      r.flushS,
+      r.migratePerS ?? "—",
       r.keyword,
       r.hybrid,
       r.keywordTyped,
@@ -119,7 +147,7 @@ function tableOf(profile: Profile, size: number, results: Results): TableSpec {
       r.storeDeferred,
     ]),
     note:
-      `Same corpus (the speed suite's common text: content words from the top of the Zipf law, its top word in ~78 % of entries), queries and hashing embedder for every backend; import: 1,000 entries per import(), then flush() (which builds the HNSW index an import set aside); rare: 2–5 words mostly of one entry; typed: 3–5 words, 1–2 of one entry, the rest from the whole Zipf law; recall cache off; each timed set follows ${WARMUP[profile]} other typed queries in the same mode, as in the speed suite; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster. ` +
+      `Same corpus (the speed suite's common text: content words from the top of the Zipf law, its top word in ~78 % of entries), queries and hashing embedder for every backend; import: 1,000 entries per import(), then flush() (which builds the HNSW index an import set aside), in entries a second from the first import() until flush() returned; of which rows: until the last import() returned (every entry committed, found by keyword, and by vector through an exact scan until the index is built); migrate: migrateMemory() of the SQLite store (the corpus and the writes below, with their vectors) into an empty store, 1,000 entries per batch, its closing flush() and check included; rare: 2–5 words mostly of one entry; typed: 3–5 words, 1–2 of one entry, the rest from the whole Zipf law; recall cache off; each timed set follows ${WARMUP[profile]} other typed queries in the same mode, as in the speed suite; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster. ` +
       "store p50: a store() that embeds before it returns (defer_embedding off): the vector is computed first (the embedding cache looked up) and written with the row by the upsert, which also writes the cache's new entry and moves the change stamp; each statement is a round trip. " +
       "Turn: such a store() of a chat turn (category conversation, ten turns per session), which also indexes the turn with the one before it. " +
       "Deferred: a store() with defer_embedding on, the default (one statement, the upsert; the vector is written in the background).",

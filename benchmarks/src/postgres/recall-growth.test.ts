@@ -5,6 +5,8 @@ import { recallGrowth, sizeLabel } from "./recall-growth.js";
 
 const measured = (keyword: number, keywordTyped: number, hybrid: number): Measured => ({
   importPerS: 1000,
+  importRowsPerS: 2000,
+  flushS: 0.5,
   keyword,
   hybrid,
   keywordTyped,

@@ -4,6 +4,7 @@ import {
   type VectorRows,
   workerSettingsOf,
 } from "@claw/memory-core";
+import { acceptsCopyIn } from "./db/copy-in.js";
 import { migrate, withSchemaLock } from "./db/migrate.js";
 import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
@@ -52,6 +53,8 @@ export interface StoreParts {
   cache: EmbeddingCache | null;
   /** Sets the HNSW index aside during a bulk import into a small table. */
   bulkIndex: BulkIndex;
+  /** Whether the server takes `COPY … FROM STDIN` (not PGlite): imports stream their rows by COPY. */
+  copyIn: boolean;
 }
 
 /**
@@ -134,7 +137,21 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
         "embedding_batch_api is not supported by the postgres backend: backfill uses normal requests",
       );
     }
-    return { pool, ownsPool, db, names, ...opened, worker, rows, warnings, analyzer, cache, bulkIndex };
+    const copyIn = await acceptsCopyIn(db);
+    return {
+      pool,
+      ownsPool,
+      db,
+      names,
+      ...opened,
+      worker,
+      rows,
+      warnings,
+      analyzer,
+      cache,
+      bulkIndex,
+      copyIn,
+    };
   } catch (error) {
     // The error that brought us here is the one to report; the pool's sockets close with the process.
     if (ownsPool) await pool.end().catch(() => {});

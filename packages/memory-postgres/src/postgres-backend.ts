@@ -12,6 +12,7 @@ import { postgresRecallSource } from "./search/recall-source.js";
 import { createTermPlanner } from "./search/term-stats.js";
 import { describeLocation, readStatus } from "./status.js";
 import { backupNdjson } from "./store/backup-ndjson.js";
+import { stageWrites, writeStaged } from "./store/bulk-write.js";
 import { deleteExpired, deleteNamespace, deleteRefs, deleteSession } from "./store/delete-entries.js";
 import { type PgEntryRow, rowToEntry } from "./store/entry-row.js";
 import * as read from "./store/read-entries.js";
@@ -44,7 +45,7 @@ export interface PostgresBackendOptions {
  * right after (idempotent, as every refresh); a turn that moves within sessions is written in a
  * transaction, as several writes are.
  */
-function oneStatement(writes: readonly EntryWrite[], removals: readonly EntryRefPair[]): EntryWrite | null {
+function singleWrite(writes: readonly EntryWrite[], removals: readonly EntryRefPair[]): EntryWrite | null {
   const [only] = writes;
   return removals.length === 0 && writes.length === 1 && only !== undefined && !only.idFromCaller
     ? only
@@ -85,7 +86,7 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
           afterBackfill: () => parts.analyzer.settle(),
         });
 
-  return {
+  const backend: MemoryBackend<PgEntryRow> = {
     name: "postgres",
     embedder,
     warnings: parts.warnings,
@@ -96,36 +97,62 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       // statement also writes the embedding cache's waiting entries (embedding-cache.ts).
       // A bulk import into a small table writes without the HNSW index (bulk-index.ts).
       await db(() => parts.bulkIndex.beforeWrite(writes.length));
-      const only = oneStatement(writes, removals);
+      const only = singleWrite(writes, removals);
       const taken: { cache: PendingCacheEntries | null } = { cache: null };
-      const written = await db(async (d) => {
-        // A session turn's place, read first; null when it moves (a transaction writes it then).
-        const turn = only === null || only.sessionId === null ? null : await readTurnAround(d, names, only);
-        if (only !== null && (only.sessionId === null || turn !== null)) {
-          taken.cache = parts.cache?.takePending() ?? null;
-          return writeEntries(d, writes, {
-            ...writeOptions,
-            bumpChanges: true,
-            cacheEntries: taken.cache,
-            turn,
+      try {
+        const written = await db(async (d) => {
+          // A session turn's place, read first; null when it moves (a transaction writes it then).
+          const turn = only === null || only.sessionId === null ? null : await readTurnAround(d, names, only);
+          if (only !== null && (only.sessionId === null || turn !== null)) {
+            taken.cache = parts.cache?.takePending() ?? null;
+            return writeEntries(d, writes, {
+              ...writeOptions,
+              bumpChanges: true,
+              cacheEntries: taken.cache,
+              turn,
+            });
+          }
+          return inTransaction(parts.pool, async (tx) => {
+            await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
+            if (writes.length === 0) await bumpChanges(tx, names);
+            return writeEntries(tx, writes, { ...writeOptions, bumpChanges: true });
           });
-        }
-        return inTransaction(parts.pool, async (tx) => {
-          await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
-          if (writes.length === 0) await bumpChanges(tx, names);
-          return writeEntries(tx, writes, { ...writeOptions, bumpChanges: true });
-        });
-      })
-        .catch((error: unknown) => {
+        }).catch((error: unknown) => {
           if (taken.cache !== null) parts.cache?.restore(taken.cache);
           throw error;
-        })
-        .finally(() => parts.bulkIndex.afterWrite());
-      await parts.analyzer.changed(written.length + removals.length);
-      return written.map(({ row, hash, missingVector }) => ({
-        entry: rowToEntry(row),
-        job: missingVector ? { rid: row.rid, namespace: row.namespace, hash, content: row.content } : null,
-      }));
+        });
+        // Before the index's idle time starts: a rebuild must not begin during this ANALYZE.
+        await parts.analyzer.changed(written.length + removals.length);
+        return written.map(({ row, hash, missingVector }) => ({
+          entry: rowToEntry(row),
+          job: missingVector ? { rid: row.rid, namespace: row.namespace, hash, content: row.content } : null,
+        }));
+      } finally {
+        parts.bulkIndex.afterWrite();
+      }
+    },
+    async writeBulk(writes, removals, removedAs) {
+      // PGlite takes no COPY: its imports are write()s (of every write made first).
+      if (!parts.copyIn) {
+        const written = await backend.write([...writes], removals, removedAs);
+        return { written: written.length, jobs: written.flatMap((w) => (w.job === null ? [] : [w.job])) };
+      }
+      // Every write made and encoded first: a bad one throws before anything is sent.
+      const staged = stageWrites(writes, options.newId);
+      await db(() => parts.bulkIndex.beforeWrite(staged.rows));
+      try {
+        const result = await db(() =>
+          inTransaction(parts.pool, async (tx, client) => {
+            await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
+            if (staged.rows === 0) await bumpChanges(tx, names);
+            return writeStaged(client, tx, staged, { names, textSearchConfig });
+          }),
+        );
+        await parts.analyzer.changed(result.written + removals.length);
+        return result;
+      } finally {
+        parts.bulkIndex.afterWrite();
+      }
     },
     deleteRefs: (refs, note) => db((d) => deleteRefs(d, names, refs, note, textSearchConfig).then(analyzed)),
     deleteExpired: (note) => db((d) => deleteExpired(d, names, note, textSearchConfig).then(analyzed)),
@@ -205,4 +232,5 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       if (parts.ownsPool) await parts.pool.end().catch(() => {});
     },
   };
+  return backend;
 }

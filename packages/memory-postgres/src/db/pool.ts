@@ -94,11 +94,14 @@ export function storageError(error: unknown, what = "storage failure"): unknown 
 }
 
 /** Runs `fn` in one transaction on one client; rolls back when it throws. */
-export async function inTransaction<T>(pool: Pool, fn: (client: Queryable) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: Pool,
+  fn: (db: Queryable, client: PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    const result = await fn(typed(client, preparesStatements(pool)));
+    const result = await fn(typed(client, preparesStatements(pool)), client);
     await client.query("COMMIT");
     return result;
   } catch (error) {

@@ -66,6 +66,15 @@ export interface FtsSource {
   context: string | null;
 }
 
+/** The three texts an entry's tsvector is built from: ftsVectorSql's key, text and context. */
+export function ftsTexts(source: Omit<FtsSource, "rid">): [key: string, text: string, context: string] {
+  return [
+    ftsIndexText(source.key),
+    ftsIndexText(source.content),
+    ftsContextText(source.created_at, source.previous, source.context),
+  ];
+}
+
 /** Writes the tsvectors of `rows` in one statement. */
 export async function writeFtsVectors(
   db: Queryable,
@@ -74,16 +83,17 @@ export async function writeFtsVectors(
   rows: readonly FtsSource[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  const texts = rows.map(ftsTexts);
   await db.query(
     `UPDATE ${names.memories} m SET fts = ${ftsVectorSql("v.fts_key", "v.fts_text", "$4", "v.fts_context")}
      FROM unnest($1::bigint[], $2::text[], $3::text[], $5::text[]) AS v(rid, fts_key, fts_text, fts_context)
      WHERE m.rid = v.rid`,
     [
       rows.map((r) => r.rid),
-      rows.map((r) => ftsIndexText(r.key)),
-      rows.map((r) => ftsIndexText(r.content)),
+      texts.map(([key]) => key),
+      texts.map(([, text]) => text),
       textSearchConfig,
-      rows.map((r) => ftsContextText(r.created_at, r.previous, r.context)),
+      texts.map(([, , context]) => context),
     ],
   );
 }

@@ -5,9 +5,10 @@ import type { SqlNames } from "../db/sql-names.js";
 import { vectorText } from "../db/vector-text.js";
 import { cacheInsertParams, cacheInsertSql, type PendingCacheEntries } from "../embedding/embedding-cache.js";
 import { entryColumns, type PgEntryRow } from "./entry-row.js";
-import { type FtsSource, ftsContextText, ftsIndexText, ftsVectorSql } from "./fts-vector.js";
+import { type FtsSource, ftsContextText, ftsIndexText, ftsTexts, ftsVectorSql } from "./fts-vector.js";
 import { refreshTurnContexts, type TurnPosition } from "./session-context.js";
 import type { TurnAround } from "./turn-around.js";
+import { UPSERT_SOURCE_COLUMNS, upsertSql } from "./upsert-sql.js";
 
 /** One entry as written: the row (as get() reads it) and whether it still needs a vector. */
 export interface WrittenRow {
@@ -156,25 +157,8 @@ async function upsert(
   const next =
     successor === null || rows.length !== 1 ? "" : `, next AS (${successorSql(names, params.length + 1)})`;
   if (next !== "" && successor !== null) params.push(...successorParams(successor, rows[0]?.content ?? ""));
-  const sameHash = "m.content_hash = EXCLUDED.content_hash";
-  const onConflict = skip
-    ? "DO NOTHING"
-    : `DO UPDATE SET content = EXCLUDED.content, category = EXCLUDED.category,
-        session_id = EXCLUDED.session_id, importance = EXCLUDED.importance,
-        superseded_by = EXCLUDED.superseded_by,
-        created_at = ${keepCreatedAt ? "m.created_at" : "EXCLUDED.created_at"},
-        updated_at = EXCLUDED.updated_at, content_hash = EXCLUDED.content_hash,
-        fts = EXCLUDED.fts, source_path = EXCLUDED.source_path, context = EXCLUDED.context,
-        metadata = EXCLUDED.metadata, expires_at = EXCLUDED.expires_at,
-        change_action = EXCLUDED.change_action, change_actor = EXCLUDED.change_actor,
-        source_start = EXCLUDED.source_start, source_end = EXCLUDED.source_end,
-        embedding = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding ELSE EXCLUDED.embedding END,
-        embedding_hash = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding_hash
-          ELSE EXCLUDED.embedding_hash END,
-        embed_claimed_until = CASE WHEN ${sameHash} THEN m.embed_claimed_until END`;
-  // `old` reads the rows as they were before this statement (one snapshot): where each overwritten
-  // session turn sat, without a round trip of its own. `bump` moves the change stamp with the write;
-  // `cached` writes the embedding cache's new entries (the vectors of these rows, usually).
+  // `bump` moves the change stamp with the write; `cached` writes the embedding cache's new
+  // entries (the vectors of these rows, usually).
   const bump = options.bumpChanges === true ? `, bump AS (${bumpChangesSql(names)})` : "";
   const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 25)})`;
   const result = await db.query<
@@ -185,35 +169,21 @@ async function upsert(
       old_created_at: string | null;
     }
   >(
-    `WITH old AS (
-       SELECT o.rid, o.session_id, o.created_at
-       FROM ${names.memories} o JOIN unnest($5::text[], $2::text[]) AS w(namespace, key)
-         ON o.namespace = w.namespace AND o.key = w.key
-       WHERE o.session_id IS NOT NULL
-     )${bump}${cached}${next}
-     INSERT INTO ${names.memories} AS m (id, key, content, category, namespace, session_id, importance,
-       superseded_by, created_at, updated_at, content_hash, fts, source_path, source_start,
-       source_end, embedding, embedding_hash, context, metadata, expires_at, change_action, change_actor,
-       version)
-     SELECT v.id, v.key, v.content, v.category, v.namespace, v.session_id, v.importance, v.superseded_by,
-       v.created_at, v.updated_at, v.content_hash, ${ftsVectorSql("v.fts_key", "v.fts_text", "$18", "v.fts_context")},
-       v.source_path, v.source_start, v.source_end, v.embedding::real[],
-       CASE WHEN v.embedding IS NULL THEN NULL ELSE v.content_hash END, v.context, v.metadata::jsonb,
-       v.expires_at, v.change_action, v.change_actor,
-       -- A key that was forgotten continues its history: its next version follows the tombstone.
-       coalesce((SELECT max(h.version) FROM ${names.versions} h
-         WHERE h.namespace = v.namespace AND h.key = v.key), 0) + 1
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+    upsertSql({
+      names,
+      ctes: `${bump}${cached}${next}`,
+      keys: "unnest($5::text[], $2::text[]) AS w(namespace, key)",
+      source: `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
        $7::float8[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::text[], $12::text[],
        $13::text[], $14::text[], $15::int[], $16::int[], $17::text[], $19::text[], $20::text[],
-       $21::text[], $22::timestamptz[], $23::text[], $24::text[])
-       AS v(id, key, content, category, namespace, session_id, importance, superseded_by, created_at,
-            updated_at, content_hash, fts_key, fts_text, source_path, source_start, source_end, embedding,
-            fts_context, context, metadata, expires_at, change_action, change_actor)
-     ON CONFLICT (namespace, key) ${onConflict}
-     RETURNING ${entryColumns(false)}, m.content_hash, m.embedding IS NULL AS missing,
-       (SELECT old.session_id FROM old WHERE old.rid = m.rid) AS old_session_id,
-       (SELECT old.created_at FROM old WHERE old.rid = m.rid) AS old_created_at`,
+       $21::text[], $22::timestamptz[], $23::text[], $24::text[]) AS v(${UPSERT_SOURCE_COLUMNS})`,
+      config: "$18",
+      id: "v.id",
+      skip,
+      keepCreatedAt,
+      orderBy: "",
+      returning: `${entryColumns(false)}, m.content_hash, m.embedding IS NULL AS missing`,
+    }),
     params,
   );
   return result.rows.map(({ content_hash, missing, old_session_id, old_created_at, ...row }) => ({
@@ -238,12 +208,7 @@ function successorSql(names: SqlNames, first: number): string {
 }
 
 function successorParams(successor: Omit<FtsSource, "previous">, previous: string): unknown[] {
-  return [
-    successor.rid,
-    ftsIndexText(successor.key),
-    ftsIndexText(successor.content),
-    ftsContextText(successor.created_at, previous, successor.context),
-  ];
+  return [successor.rid, ...ftsTexts({ ...successor, previous })];
 }
 
 function compare(a: string, b: string): number {

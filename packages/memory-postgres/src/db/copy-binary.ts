@@ -1,0 +1,132 @@
+// Rows in PostgreSQL's binary COPY format (`COPY … FROM STDIN (FORMAT binary)`): a header, then
+// per row its field count and each field as a length and its bytes in the type's binary form. A
+// vector goes as 4 bytes a float, with no decimal text to write here or to parse on the server.
+
+/** The signature, flags (no OIDs) and header extension length that open a binary COPY. */
+const HEADER = Buffer.from([
+  0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+/** The field count -1 that ends the data. */
+const TRAILER = Buffer.from([0xff, 0xff]);
+/** float4's type OID, written into an array's header. */
+const FLOAT4_OID = 700;
+/** Microseconds between the Unix epoch and PostgreSQL's (2000-01-01 UTC). */
+const PG_EPOCH_MS = 946_684_800_000;
+
+/** The field types a row may hold, as their binary forms are written. */
+export type CopyField =
+  | { type: "text"; value: string | null }
+  | { type: "float8"; value: number | null }
+  | { type: "int4"; value: number | null }
+  | { type: "bool"; value: boolean | null }
+  | { type: "timestamptz"; value: string | null }
+  | { type: "float4[]"; value: Float32Array | null };
+
+/**
+ * Writes rows into buffers of about `chunkBytes` each, ready to stream into a COPY: `header()` first,
+ * then `row()` per row, then `end()`, which returns every buffer.
+ */
+export class BinaryCopyWriter {
+  private readonly buffers: Buffer[] = [HEADER];
+  private buffer: Buffer;
+  private offset = 0;
+
+  constructor(private readonly chunkBytes = 1 << 20) {
+    this.buffer = Buffer.allocUnsafe(chunkBytes);
+  }
+
+  /** Adds one row: its fields in the staging table's column order. */
+  row(fields: readonly CopyField[]): void {
+    this.room(2);
+    this.offset = this.buffer.writeInt16BE(fields.length, this.offset);
+    for (const field of fields) this.field(field);
+  }
+
+  /** The rows written, then the trailer, as buffers to send in order. */
+  end(): Buffer[] {
+    this.seal();
+    this.buffers.push(TRAILER);
+    return this.buffers;
+  }
+
+  private field(field: CopyField): void {
+    if (field.value === null) {
+      this.room(4);
+      this.offset = this.buffer.writeInt32BE(-1, this.offset);
+      return;
+    }
+    switch (field.type) {
+      case "text": {
+        const bytes = Buffer.byteLength(field.value, "utf8");
+        this.room(4 + bytes);
+        this.offset = this.buffer.writeInt32BE(bytes, this.offset);
+        this.offset += this.buffer.write(field.value, this.offset, "utf8");
+        return;
+      }
+      case "float8":
+        this.room(12);
+        this.offset = this.buffer.writeInt32BE(8, this.offset);
+        this.offset = this.buffer.writeDoubleBE(field.value, this.offset);
+        return;
+      case "int4":
+        this.room(8);
+        this.offset = this.buffer.writeInt32BE(4, this.offset);
+        this.offset = this.buffer.writeInt32BE(field.value, this.offset);
+        return;
+      case "bool":
+        this.room(5);
+        this.offset = this.buffer.writeInt32BE(1, this.offset);
+        this.offset = this.buffer.writeUInt8(field.value ? 1 : 0, this.offset);
+        return;
+      case "timestamptz":
+        this.room(12);
+        this.offset = this.buffer.writeInt32BE(8, this.offset);
+        this.offset = this.buffer.writeBigInt64BE(timestampMicros(field.value), this.offset);
+        return;
+      case "float4[]":
+        this.float4Array(field.value);
+        return;
+    }
+  }
+
+  /** A one-dimensional float4 array without NULLs: header, dimension, then each element. */
+  private float4Array(vector: Float32Array): void {
+    const bytes = 20 + vector.length * 8;
+    this.room(4 + bytes);
+    let at = this.buffer.writeInt32BE(bytes, this.offset);
+    at = this.buffer.writeInt32BE(1, at); // dimensions
+    at = this.buffer.writeInt32BE(0, at); // no NULL elements
+    at = this.buffer.writeInt32BE(FLOAT4_OID, at);
+    at = this.buffer.writeInt32BE(vector.length, at);
+    at = this.buffer.writeInt32BE(1, at); // lower bound
+    for (let i = 0; i < vector.length; i++) {
+      at = this.buffer.writeInt32BE(4, at);
+      at = this.buffer.writeFloatBE(vector[i] as number, at);
+    }
+    this.offset = at;
+  }
+
+  /** Makes sure `bytes` more fit: the full buffer is kept and a new one begun. */
+  private room(bytes: number): void {
+    if (this.offset + bytes <= this.buffer.length) return;
+    this.seal();
+    this.buffer = Buffer.allocUnsafe(Math.max(this.chunkBytes, bytes));
+  }
+
+  private seal(): void {
+    if (this.offset > 0) this.buffers.push(this.buffer.subarray(0, this.offset));
+    this.offset = 0;
+  }
+}
+
+/**
+ * An RFC 3339 time as microseconds since 2000-01-01 UTC. Entries carry milliseconds; digits past
+ * them (microseconds) are kept too.
+ */
+export function timestampMicros(value: string): bigint {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new RangeError(`not a timestamp: ${value}`);
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? "";
+  const extraMicros = fraction.length > 3 ? Number(fraction.slice(3, 6).padEnd(3, "0")) : 0;
+  return BigInt(ms - PG_EPOCH_MS) * 1000n + BigInt(extraMicros);
+}
