@@ -18,12 +18,19 @@ export async function openBackends(options: {
   pglite: boolean;
   serverUrl: string | undefined;
 }): Promise<Backend[]> {
+  let files = 0;
   const backends: Backend[] = [
     {
       name: "sqlite",
       open: async (embeddings, settings) =>
         SqliteMemory.open({
           path: join(options.workDir, `postgres-suite-${options.label}.db`),
+          settings,
+          embeddings,
+        }),
+      openEmpty: async (embeddings, settings) =>
+        SqliteMemory.open({
+          path: join(options.workDir, `postgres-suite-${options.label}-${++files}.db`),
           settings,
           embeddings,
         }),
@@ -37,6 +44,8 @@ export async function openBackends(options: {
     backends.push({
       name: "pglite",
       open: (embeddings, settings) => PostgresMemory.open({ pool: pglitePool.pool, settings, embeddings }),
+      openEmpty: (embeddings, settings) =>
+        PostgresMemory.open({ pool: pglitePool.pool, schema: `claw_empty_${++files}`, settings, embeddings }),
       close: async () => {
         await pglitePool.pool.end();
         await socket.close();

@@ -5,6 +5,7 @@ import { closeAll, openBackends } from "./bench-backends.js";
 import {
   type Measured,
   measure,
+  measureDeferredImport,
   measureDeferredStore,
   measureMigrate,
   type Queries,
@@ -19,7 +20,14 @@ const WARMUP = { ci: 20, full: 50, large: 50 } as const;
 const STORES = { ci: 100, full: 300, large: 300 } as const;
 const DIMENSIONS = 64;
 
-type Results = Map<string, Measured & { storeDeferred: number; migratePerS: number | undefined }>;
+type Results = Map<
+  string,
+  Measured & {
+    storeDeferred: number;
+    importDeferredPerS: number | undefined;
+    migratePerS: number | undefined;
+  }
+>;
 
 /** Every backend at one corpus size: its figures and its results by backend name. */
 async function runAtSize(
@@ -66,21 +74,28 @@ async function runAtSize(
       } finally {
         await again.close();
       }
-      // SQLite's store (measured first) migrated into an empty store of this backend.
+      // Into empty stores: an import as the defaults make it, and SQLite's store (measured
+      // first) migrated into this backend.
+      let importDeferredPerS: number | undefined;
       let migratePerS: number | undefined;
-      const source = backends[0];
-      if (backend.openEmpty !== undefined && source !== undefined && source !== backend) {
-        const from = await source.open(embeddings, settings);
-        const to = await backend.openEmpty(embeddings, settings);
-        try {
-          migratePerS = await measureMigrate(from, to);
-        } finally {
-          await to.close();
-          await from.close();
+      if (backend.openEmpty !== undefined) {
+        const empty = await backend.openEmpty(embeddings, deferred);
+        const rate = await measureDeferredImport(empty, entries).finally(() => empty.close());
+        importDeferredPerS = rate;
+        add(`${backend.name}.import_deferred_per_s`, rate, "entries/s", "higher");
+        const source = backends[0];
+        if (source !== undefined && source !== backend) {
+          const from = await source.open(embeddings, settings);
+          const to = await backend.openEmpty(embeddings, settings);
+          const rate = await measureMigrate(from, to).finally(async () => {
+            await to.close();
+            await from.close();
+          });
+          migratePerS = rate;
+          add(`${backend.name}.migrate_per_s`, rate, "entries/s", "higher");
         }
-        add(`${backend.name}.migrate_per_s`, migratePerS, "entries/s", "higher");
       }
-      results.set(backend.name, { ...r, storeDeferred, migratePerS });
+      results.set(backend.name, { ...r, storeDeferred, importDeferredPerS, migratePerS });
       add(`${backend.name}.import_per_s`, r.importPerS, "entries/s", "higher");
       add(`${backend.name}.import_rows_per_s`, r.importRowsPerS, "entries/s", "higher");
       add(`${backend.name}.import_flush_s`, r.flushS, "s", "lower");
@@ -119,6 +134,7 @@ function tableOf(profile: Profile, size: number, results: Results): TableSpec {
       "import (entries/s)",
       "of which rows (entries/s)",
       "then flush (s)",
+      "import, deferred (entries/s)",
       "migrate from SQLite (entries/s)",
       "keyword p50 (ms)",
       "hybrid p50 (ms)",
@@ -135,6 +151,7 @@ function tableOf(profile: Profile, size: number, results: Results): TableSpec {
       r.importPerS,
       r.importRowsPerS,
       r.flushS,
+      r.importDeferredPerS ?? "—",
       r.migratePerS ?? "—",
       r.keyword,
       r.hybrid,
@@ -147,7 +164,7 @@ function tableOf(profile: Profile, size: number, results: Results): TableSpec {
       r.storeDeferred,
     ]),
     note:
-      `Same corpus (the speed suite's common text: content words from the top of the Zipf law, its top word in ~78 % of entries), queries and hashing embedder for every backend; import: 1,000 entries per import(), then flush() (which builds the HNSW index an import set aside), in entries a second from the first import() until flush() returned; of which rows: until the last import() returned (every entry committed, found by keyword, and by vector through an exact scan until the index is built); migrate: migrateMemory() of the SQLite store (the corpus and the writes below, with their vectors) into an empty store, 1,000 entries per batch, its closing flush() and check included; rare: 2–5 words mostly of one entry; typed: 3–5 words, 1–2 of one entry, the rest from the whole Zipf law; recall cache off; each timed set follows ${WARMUP[profile]} other typed queries in the same mode, as in the speed suite; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster. ` +
+      `Same corpus (the speed suite's common text: content words from the top of the Zipf law, its top word in ~78 % of entries), queries and hashing embedder for every backend; import: 1,000 entries per import(), then flush() (which builds the HNSW index an import set aside), in entries a second from the first import() until flush() returned; of which rows: until the last import() returned (every entry committed, found by keyword, and by vector through an exact scan until the index is built); these import with defer_embedding off, the vector computed before the write; deferred: the same into an empty store with the default defer_embedding on (rows first, vectors written in the background), until flush() returned; migrate: migrateMemory() of the SQLite store (the corpus and the writes below, with their vectors) into an empty store, 1,000 entries per batch, its closing flush() and check included; rare: 2–5 words mostly of one entry; typed: 3–5 words, 1–2 of one entry, the rest from the whole Zipf law; recall cache off; each timed set follows ${WARMUP[profile]} other typed queries in the same mode, as in the speed suite; PGlite is PostgreSQL compiled to WebAssembly behind a loopback socket, so a real server is faster. ` +
       "store p50: a store() that embeds before it returns (defer_embedding off): the vector is computed first (the embedding cache looked up) and written with the row by the upsert, which also writes the cache's new entry and moves the change stamp; each statement is a round trip. " +
       "Turn: such a store() of a chat turn (category conversation, ten turns per session), which also indexes the turn with the one before it. " +
       "Deferred: a store() with defer_embedding on, the default (one statement, the upsert; the vector is written in the background).",

@@ -14,6 +14,7 @@ import { type BulkIndex, createBulkIndex } from "./embedding/bulk-index.js";
 import { postgresVectorRows } from "./embedding/claims.js";
 import { createEmbeddingCache, type EmbeddingCache } from "./embedding/embedding-cache.js";
 import { applyFingerprint } from "./embedding/fingerprint.js";
+import { createPreClaims, type PreClaims } from "./embedding/pre-claims.js";
 import {
   ensureHnswIndex,
   loadPgvector,
@@ -55,6 +56,13 @@ export interface StoreParts {
   bulkIndex: BulkIndex;
   /** Whether the server takes `COPY … FROM STDIN` (not PGlite): imports stream their rows by COPY. */
   copyIn: boolean;
+  /**
+   * With deferred embedding, the lease (ms) a write claims the rows it leaves without a vector
+   * for, for this process's worker; null: writes claim nothing.
+   */
+  claimLeaseMs: number | null;
+  /** The rows writes claimed so: the worker's claims of them need no statement. */
+  preClaims: PreClaims;
 }
 
 /**
@@ -92,12 +100,9 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
             now: options.now,
           });
     // Vector writes move the change stamp and carry the cache's new entries (claims.ts).
-    const claims = postgresVectorRows(
-      db,
-      names,
-      options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs,
-      cache,
-    );
+    const leaseMs = options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs;
+    const claims = postgresVectorRows(db, names, leaseMs, cache);
+    const preClaims = createPreClaims();
     const bulkIndex = createBulkIndex({
       pool,
       db,
@@ -110,6 +115,16 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
     // vectors of a bulk import's rows, written in the background, keep its index aside meanwhile.
     const rows: VectorRows = {
       ...claims,
+      // A deferred job of a row its write claimed here is the row as written: no UPDATE to claim it.
+      async claim(rids, limit, afterRid) {
+        if (rids === null) return claims.claim(rids, limit, afterRid);
+        const mine = preClaims.take(rids);
+        if (mine.length === 0) return claims.claim(rids, limit, afterRid);
+        const taken = new Set(mine.map((job) => job.rid));
+        const rest = rids.filter((rid) => !taken.has(rid));
+        const claimed = rest.length === 0 ? [] : await claims.claim(rest, rest.length, afterRid);
+        return [...mine, ...claimed].sort((a, b) => a.rid - b.rid);
+      },
       async write(jobs, vectors) {
         bulkIndex.pause();
         try {
@@ -138,6 +153,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       );
     }
     const copyIn = await acceptsCopyIn(db);
+    const claimLeaseMs = worker !== null && (options.settings.deferEmbedding ?? true) ? leaseMs : null;
     return {
       pool,
       ownsPool,
@@ -151,6 +167,8 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       cache,
       bulkIndex,
       copyIn,
+      claimLeaseMs,
+      preClaims,
     };
   } catch (error) {
     // The error that brought us here is the one to report; the pool's sockets close with the process.

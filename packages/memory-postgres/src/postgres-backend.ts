@@ -6,6 +6,7 @@ import { createBackendEmbedder } from "@claw/memory-core";
 import { bumpChanges, readChanges } from "./db/change-stamp.js";
 import { inTransaction, storageError } from "./db/pool.js";
 import { clearVectors } from "./embedding/backfill.js";
+import { releaseClaims } from "./embedding/claims.js";
 import type { PendingCacheEntries } from "./embedding/embedding-cache.js";
 import type { StoreParts } from "./open-store.js";
 import { postgresRecallSource } from "./search/recall-source.js";
@@ -58,7 +59,7 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
   // What this store's recalls know of their terms' frequencies (term-stats.ts).
   const terms = createTermPlanner(names);
   const location = describeLocation(options.url, names.raw);
-  const writeOptions = { names, textSearchConfig, newId: options.newId };
+  const writeOptions = { names, textSearchConfig, newId: options.newId, claimLease: parts.claimLeaseMs };
   /** Runs a query: database failures surface as STORAGE; MemoryErrors and aborts pass through. */
   async function db<T>(fn: (db: StoreParts["db"]) => Promise<T>): Promise<T> {
     try {
@@ -121,12 +122,16 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
           if (taken.cache !== null) parts.cache?.restore(taken.cache);
           throw error;
         });
-        // Before the index's idle time starts: a rebuild must not begin during this ANALYZE.
-        await parts.analyzer.changed(written.length + removals.length);
-        return written.map(({ row, hash, missingVector }) => ({
+        const result = written.map(({ row, hash, missingVector }) => ({
           entry: rowToEntry(row),
           job: missingVector ? { rid: row.rid, namespace: row.namespace, hash, content: row.content } : null,
         }));
+        parts.preClaims.add(
+          result.flatMap((w, i) => (w.job !== null && written[i]?.preClaimed ? [w.job] : [])),
+        );
+        // Before the index's idle time starts: a rebuild must not begin during this ANALYZE.
+        await parts.analyzer.changed(written.length + removals.length);
+        return result;
       } finally {
         parts.bulkIndex.afterWrite();
       }
@@ -145,11 +150,16 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
           inTransaction(parts.pool, async (tx, client) => {
             await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
             if (staged.rows === 0) await bumpChanges(tx, names);
-            return writeStaged(client, tx, staged, { names, textSearchConfig });
+            return writeStaged(client, tx, staged, {
+              names,
+              textSearchConfig,
+              claimLease: parts.claimLeaseMs,
+            });
           }),
         );
+        parts.preClaims.add(result.preClaimed);
         await parts.analyzer.changed(result.written + removals.length);
-        return result;
+        return { written: result.written, jobs: result.jobs };
       } finally {
         parts.bulkIndex.afterWrite();
       }
@@ -226,6 +236,9 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
     async close() {
       // Cache entries left unwritten only cost a provider call later: a failure here is no loss.
       await parts.cache?.flush().catch(() => {});
+      // Rows claimed by their write whose job never ran: free for any server's sweep at once.
+      const unclaimed = parts.preClaims.takeAll();
+      if (unclaimed.length > 0) await releaseClaims(parts.db, names, unclaimed).catch(() => {});
       // Never rejects: a failed build is warned about and left to the next open.
       await parts.bulkIndex.close();
       // A pool that fails to end has nothing left to lose: every write was committed before.

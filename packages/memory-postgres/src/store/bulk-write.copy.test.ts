@@ -3,9 +3,9 @@
 // same entries afterwards, to the bit.
 import type { EmbeddingProvider, MemoryEntry } from "@claw/memory-api";
 import { DEFAULT_CONFIG, type EntryWrite } from "@claw/memory-core";
-import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { PostgresMemory } from "../postgres-memory.js";
+import { countedPool } from "../test-support/counted-pool.js";
 import { forEachTestDatabase } from "../test-support/test-database.js";
 import { stageWrites } from "./bulk-write.js";
 
@@ -85,16 +85,7 @@ describe("staging an import's writes", () => {
 
 forEachTestDatabase((database) => {
   async function countedMemory() {
-    const pool = new pg.Pool({ connectionString: database().url, max: 2 });
-    const sent: string[] = [];
-    pool.on("connect", (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const first = args[0] as string | { text?: string };
-        sent.push(typeof first === "string" ? first : String(first.text));
-        return query(...args);
-      };
-    });
+    const { pool, sent } = countedPool(database().url);
     const memory = await PostgresMemory.open({
       pool,
       schema: database().newSchema(),

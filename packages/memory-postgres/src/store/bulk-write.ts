@@ -128,6 +128,13 @@ function stagedRow(w: EntryWrite, ord: number, newId: () => string): CopyField[]
 export interface StagedWriteOptions {
   names: SqlNames;
   textSearchConfig: string;
+  /** The embedding lease (ms) a row left without a vector is claimed for; null: not claimed. */
+  claimLease: number | null;
+}
+
+/** What writeStaged wrote: the count, the embedding jobs, and which of them the write claimed. */
+export interface StagedWriteResult extends BulkWriteResult {
+  preClaimed: EmbedJob[];
 }
 
 /**
@@ -141,12 +148,13 @@ export async function writeStaged(
   db: Queryable,
   staged: StagedWrites,
   options: StagedWriteOptions,
-): Promise<BulkWriteResult> {
-  const { names, textSearchConfig } = options;
+): Promise<StagedWriteResult> {
+  const { names, textSearchConfig, claimLease } = options;
   await db.query(`CREATE TEMP TABLE claw_bulk_staging (${STAGING_COLUMNS}) ON COMMIT DROP`);
   await copyIn(client, `COPY ${STAGING} FROM STDIN (FORMAT binary)`, staged.buffers);
   let written = 0;
   const jobs: EmbedJob[] = [];
+  const preClaimed: EmbedJob[] = [];
   for (const chunk of staged.chunks) {
     const { rows } = await db.query<{
       rid: number;
@@ -157,6 +165,7 @@ export async function writeStaged(
       missing_content: string | null;
       old_session_id: string | null;
       old_created_at: string | null;
+      pre_claimed: boolean;
     }>(
       upsertSql({
         names,
@@ -170,22 +179,27 @@ export async function writeStaged(
         skip: chunk.skip,
         keepCreatedAt: chunk.keepCreatedAt,
         orderBy: "ORDER BY v.ord",
+        claimLease: claimLease === null ? null : "$4",
         returning: `m.rid, m.namespace, m.session_id, m.created_at, m.content_hash,
           CASE WHEN m.embedding IS NULL THEN m.content END AS missing_content`,
       }),
-      [chunk.from, chunk.to, textSearchConfig],
+      claimLease === null
+        ? [chunk.from, chunk.to, textSearchConfig]
+        : [chunk.from, chunk.to, textSearchConfig, claimLease],
     );
     written += rows.length;
     const turns: TurnPosition[] = [];
     const moved: TurnPosition[] = [];
     for (const row of rows) {
       if (row.missing_content !== null) {
-        jobs.push({
+        const job = {
           rid: row.rid,
           namespace: row.namespace,
           hash: row.content_hash,
           content: row.missing_content,
-        });
+        };
+        jobs.push(job);
+        if (row.pre_claimed) preClaimed.push(job);
       }
       if (row.session_id !== null) {
         turns.push({
@@ -207,7 +221,7 @@ export async function writeStaged(
     await refreshTurnContexts(db, names, textSearchConfig, turns, true);
     await refreshTurnContexts(db, names, textSearchConfig, moved, false);
   }
-  return { written, jobs };
+  return { written, jobs, preClaimed };
 }
 
 function compare(a: string, b: string): number {

@@ -27,7 +27,12 @@ export interface UpsertSqlOptions {
   keepCreatedAt: boolean;
   /** Rows ordered so that two servers writing overlapping keys lock them in one order (or ""). */
   orderBy: string;
-  /** What comes back of each written row `m`; `old_session_id` and `old_created_at` are added. */
+  /**
+   * A parameter holding the embedding lease in ms (`$26`), or null: a row left without a vector is
+   * then claimed for this process's worker by this very statement (embedding/pre-claims.ts).
+   */
+  claimLease: string | null;
+  /** What comes back of each written row `m`; `old_session_id`, `old_created_at` and `pre_claimed` are added. */
   returning: string;
 }
 
@@ -54,7 +59,11 @@ export function upsertSql(o: UpsertSqlOptions): string {
         embedding = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding ELSE EXCLUDED.embedding END,
         embedding_hash = CASE WHEN EXCLUDED.embedding IS NULL AND ${sameHash} THEN m.embedding_hash
           ELSE EXCLUDED.embedding_hash END,
-        embed_claimed_until = CASE WHEN ${sameHash} THEN m.embed_claimed_until END`;
+        embed_claimed_until = CASE WHEN ${sameHash} THEN m.embed_claimed_until
+          WHEN EXCLUDED.embedding IS NULL THEN EXCLUDED.embed_claimed_until END`;
+  // The lease a row without a vector takes, the same value for every row of the statement (now()).
+  const lease =
+    o.claimLease === null ? null : `now() + make_interval(secs => ${o.claimLease}::float8 / 1000.0)`;
   return `WITH old AS (
        SELECT o.rid, o.session_id, o.created_at
        FROM ${names.memories} o JOIN ${o.keys} ON o.namespace = w.namespace AND o.key = w.key
@@ -63,7 +72,7 @@ export function upsertSql(o: UpsertSqlOptions): string {
      INSERT INTO ${names.memories} AS m (id, key, content, category, namespace, session_id, importance,
        superseded_by, created_at, updated_at, content_hash, fts, source_path, source_start,
        source_end, embedding, embedding_hash, context, metadata, expires_at, change_action, change_actor,
-       version)
+       version, embed_claimed_until)
      SELECT ${o.id}, v.key, v.content, v.category, v.namespace, v.session_id, v.importance, v.superseded_by,
        v.created_at, v.updated_at, v.content_hash, ${ftsVectorSql("v.fts_key", "v.fts_text", o.config, "v.fts_context")},
        v.source_path, v.source_start, v.source_end, v.embedding::real[],
@@ -71,10 +80,12 @@ export function upsertSql(o: UpsertSqlOptions): string {
        v.expires_at, v.change_action, v.change_actor,
        -- A key that was forgotten continues its history: its next version follows the tombstone.
        coalesce((SELECT max(h.version) FROM ${names.versions} h
-         WHERE h.namespace = v.namespace AND h.key = v.key), 0) + 1
+         WHERE h.namespace = v.namespace AND h.key = v.key), 0) + 1,
+       ${lease === null ? "NULL::timestamptz" : `CASE WHEN v.embedding IS NULL THEN ${lease} END`}
      FROM ${o.source} ${o.orderBy}
      ON CONFLICT (namespace, key) ${onConflict}
      RETURNING ${o.returning},
        (SELECT old.session_id FROM old WHERE old.rid = m.rid) AS old_session_id,
-       (SELECT old.created_at FROM old WHERE old.rid = m.rid) AS old_created_at`;
+       (SELECT old.created_at FROM old WHERE old.rid = m.rid) AS old_created_at,
+       ${lease === null ? "false" : `m.embedding IS NULL AND m.embed_claimed_until IS NOT DISTINCT FROM ${lease}`} AS pre_claimed`;
 }

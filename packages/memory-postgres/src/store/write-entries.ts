@@ -15,6 +15,8 @@ export interface WrittenRow {
   row: PgEntryRow;
   hash: string;
   missingVector: boolean;
+  /** Left without a vector and claimed by the write for this process's worker (pre-claims.ts). */
+  preClaimed: boolean;
 }
 
 export interface WriteOptions {
@@ -33,6 +35,8 @@ export interface WriteOptions {
    * with the turn before it and re-indexes the turn after it, with no refresh statements after.
    */
   turn?: TurnAround | null;
+  /** The embedding lease (ms) a row left without a vector is claimed for; absent: not claimed. */
+  claimLease?: number | null;
 }
 
 /** Rows per INSERT: big enough to amortise the round trip, small enough for the bind message. */
@@ -157,6 +161,8 @@ async function upsert(
   const next =
     successor === null || rows.length !== 1 ? "" : `, next AS (${successorSql(names, params.length + 1)})`;
   if (next !== "" && successor !== null) params.push(...successorParams(successor, rows[0]?.content ?? ""));
+  const claimLease = options.claimLease ?? null;
+  if (claimLease !== null) params.push(claimLease);
   // `bump` moves the change stamp with the write; `cached` writes the embedding cache's new
   // entries (the vectors of these rows, usually).
   const bump = options.bumpChanges === true ? `, bump AS (${bumpChangesSql(names)})` : "";
@@ -167,6 +173,7 @@ async function upsert(
       missing: boolean;
       old_session_id: string | null;
       old_created_at: string | null;
+      pre_claimed: boolean;
     }
   >(
     upsertSql({
@@ -182,19 +189,23 @@ async function upsert(
       skip,
       keepCreatedAt,
       orderBy: "",
+      claimLease: claimLease === null ? null : `$${params.length}`,
       returning: `${entryColumns(false)}, m.content_hash, m.embedding IS NULL AS missing`,
     }),
     params,
   );
-  return result.rows.map(({ content_hash, missing, old_session_id, old_created_at, ...row }) => ({
-    row,
-    hash: content_hash,
-    missingVector: missing,
-    previousTurn:
-      old_session_id === null || old_created_at === null
-        ? null
-        : { namespace: row.namespace, sessionId: old_session_id, createdAt: old_created_at, rid: row.rid },
-  }));
+  return result.rows.map(
+    ({ content_hash, missing, old_session_id, old_created_at, pre_claimed, ...row }) => ({
+      row,
+      hash: content_hash,
+      missingVector: missing,
+      preClaimed: pre_claimed,
+      previousTurn:
+        old_session_id === null || old_created_at === null
+          ? null
+          : { namespace: row.namespace, sessionId: old_session_id, createdAt: old_created_at, rid: row.rid },
+    }),
+  );
 }
 
 /**
