@@ -19,10 +19,15 @@ export async function copyIn(
 }
 
 /**
- * Whether the server behind `db` takes `COPY … FROM STDIN`: PGlite (PostgreSQL compiled to
- * WebAssembly, behind pglite-server's socket) stops at it, so bulk writes there keep to INSERTs.
+ * Whether imports on the server behind `db` may go by COPY: it takes `COPY … FROM STDIN` (PGlite,
+ * PostgreSQL compiled to WebAssembly behind pglite-server's socket, stops at it), and this role may
+ * create the temporary staging table (a database can revoke TEMPORARY). Otherwise bulk writes keep
+ * to INSERTs.
  */
 export async function acceptsCopyIn(db: Pick<pg.Pool, "query">): Promise<boolean> {
-  const { rows } = await db.query<{ version: string }>("SELECT version() AS version");
-  return !/wasm|emscripten/i.test(rows[0]?.version ?? "");
+  const { rows } = await db.query<{ version: string; temporary: boolean }>(
+    "SELECT version() AS version, has_database_privilege(current_database(), 'TEMPORARY') AS temporary",
+  );
+  const [server] = rows;
+  return server?.temporary === true && !/wasm|emscripten/i.test(server.version);
 }
