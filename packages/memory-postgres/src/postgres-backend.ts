@@ -87,7 +87,28 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
           afterBackfill: () => parts.analyzer.settle(),
         });
 
-  const backend: MemoryBackend<PgEntryRow> = {
+  /** An import's writes by COPY (store/bulk-write.ts), in one transaction. */
+  const writeByCopy: NonNullable<MemoryBackend["writeBulk"]> = async (writes, removals, removedAs) => {
+    // Every write made and encoded first: a bad one throws before anything is sent.
+    const staged = stageWrites(writes, options.newId);
+    await db(() => parts.bulkIndex.beforeWrite(staged.rows));
+    try {
+      const result = await db(() =>
+        inTransaction(parts.pool, async (tx, client) => {
+          await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
+          if (staged.rows === 0) await bumpChanges(tx, names);
+          return writeStaged(client, tx, staged, { names, textSearchConfig, claimLease: parts.claimLeaseMs });
+        }),
+      );
+      parts.preClaims.add(result.preClaimed);
+      await parts.analyzer.changed(result.written + removals.length);
+      return { written: result.written, jobs: result.jobs };
+    } finally {
+      parts.bulkIndex.afterWrite();
+    }
+  };
+
+  return {
     name: "postgres",
     embedder,
     warnings: parts.warnings,
@@ -136,34 +157,8 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
         parts.bulkIndex.afterWrite();
       }
     },
-    async writeBulk(writes, removals, removedAs) {
-      // PGlite takes no COPY: its imports are write()s (of every write made first).
-      if (!parts.copyIn) {
-        const written = await backend.write([...writes], removals, removedAs);
-        return { written: written.length, jobs: written.flatMap((w) => (w.job === null ? [] : [w.job])) };
-      }
-      // Every write made and encoded first: a bad one throws before anything is sent.
-      const staged = stageWrites(writes, options.newId);
-      await db(() => parts.bulkIndex.beforeWrite(staged.rows));
-      try {
-        const result = await db(() =>
-          inTransaction(parts.pool, async (tx, client) => {
-            await deleteRefs(tx, names, removals, removedAs, textSearchConfig);
-            if (staged.rows === 0) await bumpChanges(tx, names);
-            return writeStaged(client, tx, staged, {
-              names,
-              textSearchConfig,
-              claimLease: parts.claimLeaseMs,
-            });
-          }),
-        );
-        parts.preClaims.add(result.preClaimed);
-        await parts.analyzer.changed(result.written + removals.length);
-        return { written: result.written, jobs: result.jobs };
-      } finally {
-        parts.bulkIndex.afterWrite();
-      }
-    },
+    // PGlite takes no COPY: without writeBulk, core's import makes every write and calls write().
+    ...(parts.copyIn ? { writeBulk: writeByCopy } : {}),
     deleteRefs: (refs, note) => db((d) => deleteRefs(d, names, refs, note, textSearchConfig).then(analyzed)),
     deleteExpired: (note) => db((d) => deleteExpired(d, names, note, textSearchConfig).then(analyzed)),
     deleteNamespace: (namespace) => db((d) => deleteNamespace(d, names, namespace).then(analyzed)),
@@ -245,5 +240,4 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       if (parts.ownsPool) await parts.pool.end().catch(() => {});
     },
   };
-  return backend;
 }

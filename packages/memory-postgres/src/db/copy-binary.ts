@@ -23,8 +23,8 @@ export type CopyField =
   | { type: "float4[]"; value: Float32Array | null };
 
 /**
- * Writes rows into buffers of about `chunkBytes` each, ready to stream into a COPY: `header()` first,
- * then `row()` per row, then `end()`, which returns every buffer.
+ * Writes rows into buffers of about `chunkBytes` each, ready to stream into a COPY: `row()` per
+ * row, then `end()`, which returns every buffer, the header first and the trailer last.
  */
 export class BinaryCopyWriter {
   private readonly buffers: Buffer[] = [HEADER];

@@ -15,6 +15,7 @@ import type { SqlNames } from "../db/sql-names.js";
 import { ftsContextText, ftsIndexText } from "./fts-vector.js";
 import { refreshTurnContexts, type TurnPosition } from "./session-context.js";
 import { upsertSql } from "./upsert-sql.js";
+import { byRef, writeChunks } from "./write-chunks.js";
 
 /** The staging table, the transaction's own (dropped at its end). */
 const STAGING = "pg_temp.claw_bulk_staging";
@@ -52,15 +53,9 @@ export interface StagedWrites {
 export function stageWrites(writes: Iterable<EntryWrite>, newId: () => string): StagedWrites {
   const copy = new BinaryCopyWriter();
   const chunks: StagedChunk[] = [];
-  let chunk: EntryWrite[] = [];
-  const keys = new Set<string>();
-  const ids = new Set<string>();
   let ord = 0;
-  const seal = () => {
-    if (chunk.length === 0) return;
-    chunk.sort((a, b) =>
-      a.namespace === b.namespace ? compare(a.key, b.key) : compare(a.namespace, b.namespace),
-    );
+  for (const chunk of writeChunks(writes, CHUNK_ROWS)) {
+    chunk.sort(byRef);
     const first = chunk[0] as EntryWrite;
     chunks.push({
       from: ord,
@@ -69,27 +64,7 @@ export function stageWrites(writes: Iterable<EntryWrite>, newId: () => string): 
       keepCreatedAt: first.keepCreatedAt,
     });
     for (const write of chunk) copy.row(stagedRow(write, ord++, newId));
-    chunk = [];
-    keys.clear();
-    ids.clear();
-  };
-  for (const write of writes) {
-    const key = `${write.namespace}\u0000${write.key}`;
-    const first = chunk[0];
-    if (
-      chunk.length >= CHUNK_ROWS ||
-      keys.has(key) ||
-      (write.idFromCaller && ids.has(write.id)) ||
-      (first !== undefined && (first.skipExisting === true) !== (write.skipExisting === true)) ||
-      (first !== undefined && first.keepCreatedAt !== write.keepCreatedAt)
-    ) {
-      seal();
-    }
-    chunk.push(write);
-    keys.add(key);
-    if (write.idFromCaller) ids.add(write.id);
   }
-  seal();
   return { buffers: copy.end(), chunks, rows: ord };
 }
 
@@ -222,8 +197,4 @@ export async function writeStaged(
     await refreshTurnContexts(db, names, textSearchConfig, moved, false);
   }
   return { written, jobs, preClaimed };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -9,6 +9,7 @@ import { type FtsSource, ftsContextText, ftsIndexText, ftsTexts, ftsVectorSql } 
 import { refreshTurnContexts, type TurnPosition } from "./session-context.js";
 import type { TurnAround } from "./turn-around.js";
 import { UPSERT_SOURCE_COLUMNS, upsertSql } from "./upsert-sql.js";
+import { byRef, writeChunks } from "./write-chunks.js";
 
 /** One entry as written: the row (as get() reads it) and whether it still needs a vector. */
 export interface WrittenRow {
@@ -55,7 +56,7 @@ export async function writeEntries(
 ): Promise<WrittenRow[]> {
   const written: WrittenRow[] = [];
   let cacheEntries = options.cacheEntries ?? null;
-  for (const chunk of chunks(writes)) {
+  for (const chunk of writeChunks(writes, CHUNK_ROWS)) {
     const ready = await withFreeIds(db, chunk, options);
     const upserted = await upsert(db, ready, options, cacheEntries);
     cacheEntries = null;
@@ -76,25 +77,6 @@ export async function writeEntries(
     await refreshTurnContexts(db, options.names, options.textSearchConfig, before, false);
   }
   return written;
-}
-
-function* chunks(writes: readonly EntryWrite[]): Generator<EntryWrite[]> {
-  let chunk: EntryWrite[] = [];
-  const keys = new Set<string>();
-  const ids = new Set<string>();
-  for (const write of writes) {
-    const key = `${write.namespace}\u0000${write.key}`;
-    if (chunk.length >= CHUNK_ROWS || keys.has(key) || (write.idFromCaller && ids.has(write.id))) {
-      yield chunk;
-      chunk = [];
-      keys.clear();
-      ids.clear();
-    }
-    chunk.push(write);
-    keys.add(key);
-    if (write.idFromCaller) ids.add(write.id);
-  }
-  if (chunk.length > 0) yield chunk;
 }
 
 /** A caller's id that another entry already holds is replaced by a fresh one (as in core). */
@@ -123,9 +105,7 @@ async function upsert(
 ): Promise<UpsertedRow[]> {
   const { names } = options;
   // Sorted so that two servers upserting overlapping keys lock rows in the same order.
-  const rows = [...chunk].sort((a, b) =>
-    a.namespace === b.namespace ? compare(a.key, b.key) : compare(a.namespace, b.namespace),
-  );
+  const rows = [...chunk].sort(byRef);
   const hashes = rows.map((w) => contentHash(w.content));
   const turn = rows.length === 1 ? (options.turn ?? null) : null;
   const skip = rows[0]?.skipExisting === true;
@@ -220,8 +200,4 @@ function successorSql(names: SqlNames, first: number): string {
 
 function successorParams(successor: Omit<FtsSource, "previous">, previous: string): unknown[] {
   return [successor.rid, ...ftsTexts({ ...successor, previous })];
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
