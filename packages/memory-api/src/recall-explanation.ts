@@ -20,8 +20,16 @@ export interface RecallExplanation {
   keyword?: RecallKeywordPart;
   /** Its vector hit, when it had one. */
   vector?: { similarity: number; rank: number };
-  /** In [0, 1]: how strongly the ranked lists put it forward, relative to the best candidate. */
+  /**
+   * In [0, 1]: how strongly the ranked lists put it forward, relative to the best candidate (the
+   * keyword list's BM25 of an entry longer than a passage scaled by `length.factor` first).
+   */
   strength: number;
+  /**
+   * For an entry longer than one passage (100 words), outside embedding mode: its words and the
+   * share of its keyword score it keeps, (100 / words)^long_entry_exponent.
+   */
+  length?: { words: number; factor: number };
   /** In [0, 1]: the share of the query's terms that one passage (100 words) of it holds. */
   coverage: number;
   /** ½ × coverage^1.5 + ½ × strength. */

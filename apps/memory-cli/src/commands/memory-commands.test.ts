@@ -126,6 +126,15 @@ describe("store / get / recall / list / forget / purge", () => {
     expect((first?.explain.relevance ?? 0) * (first?.explain.recency ?? 0)).toBe(first?.score);
     const plain = await runInProcess(["-w", ws, "recall", "helix", "--mode", "bm25"]);
     expect(plain.stdout).not.toContain("why:");
+    // An entry longer than a passage (100 words) says what its length left of its keyword score.
+    const long = `Helix notes: ${"the editor opens files fast and ".repeat(40)}`;
+    await runInProcess(["-w", ws, "store", "notes", long]);
+    const both = await runInProcess(["-w", ws, "recall", "helix editor", "--mode", "bm25", "--explain"]);
+    const notes = (both.stdout.split("\nwhy:\n")[1] ?? "")
+      .split("\n")
+      .find((l) => l.trim().startsWith("notes"));
+    expect(notes).toMatch(/· 242 words \(keyword × 0\.64\)$/);
+    expect(editor).not.toContain("words (keyword");
   });
 
   it("rejects bad option values with exit 2, naming the option", async () => {

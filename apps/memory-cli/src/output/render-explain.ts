@@ -6,6 +6,7 @@ import type { Colors } from "./colors.js";
  * ranked lists it came from.
  *   0.809 = relevance 1.000 (coverage 1.00, strength 1.00) × recency 0.81 · keyword #1 (2.17e-6,
  *   neighbours 0) [production, database] · fusion bm25
+ * An entry longer than a passage adds what its length left of its keyword score: "· 400 words (keyword × 0.50)".
  */
 export function explainLine(why: RecallExplanation): string {
   const parts = [
@@ -20,6 +21,8 @@ export function explainLine(why: RecallExplanation): string {
   if (why.vector !== undefined)
     parts.push(`vector #${why.vector.rank} (cosine ${why.vector.similarity.toFixed(3)})`);
   parts.push(`fusion ${why.fusion}`);
+  if (why.length !== undefined)
+    parts.push(`${why.length.words} words (keyword × ${why.length.factor.toFixed(2)})`);
   if (why.mmr !== undefined) parts.push(`mmr #${why.mmr}`);
   return parts.join(" · ");
 }

@@ -183,6 +183,7 @@ function whyText(why) {
   }
   if (why.vector) parts.push("vector #" + why.vector.rank + " (cosine " + why.vector.similarity.toFixed(3) + ")");
   parts.push("fusion " + why.fusion);
+  if (why.length) parts.push(why.length.words + " words (keyword × " + why.length.factor.toFixed(2) + ")");
   if (why.mmr !== undefined) parts.push("mmr #" + why.mmr);
   return parts.join(" · ");
 }

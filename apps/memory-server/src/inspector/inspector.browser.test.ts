@@ -149,6 +149,11 @@ describe("web inspector in a browser", () => {
 
   it("recalls with scores, edits one entry and forgets another behind confirmations", async () => {
     const { running, page, confirmations, answer, problems } = await openInspector();
+    // Longer than a passage (100 words): its why line says what its length left of its keyword score.
+    await running.memory.store(
+      "travel",
+      `The user lives out of a suitcase. ${"Trains, hostels and cafes. ".repeat(30)}`,
+    );
     await connect(page, TOKEN);
     await entry(page, "standup").waitFor();
 
@@ -163,6 +168,10 @@ describe("web inspector in a browser", () => {
     const why = (await page.locator("#entries .entry .why").first().textContent()) ?? "";
     expect(why.startsWith(`why: ${score?.slice("score ".length)} = relevance `)).toBe(true);
     expect(why).toMatch(/× recency \d\.\d{2} · keyword #\d+ .*\[[a-z, ]*user[a-z, ]*\] · fusion \w+/);
+    expect(why).not.toContain("words (keyword");
+    const travel = (await entry(page, "travel").locator(".why").textContent()) ?? "";
+    expect(travel).toMatch(/ · 127 words \(keyword × 0\.89\)/);
+    expect(await running.memory.forget("travel")).toBe(true);
 
     // Back to the list, then edit "standup".
     await page.fill("#query", "");

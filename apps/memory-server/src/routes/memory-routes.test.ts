@@ -76,6 +76,15 @@ describe("entry routes", () => {
     expect(hit.explain.keyword).toMatchObject({ rank: 1, terms: ["user", "live"], neighbour: 0 });
     expect(hit.explain.relevance * hit.explain.recency).toBe(hit.score);
     expect(hit.score).toBe(plain.score);
+    expect(hit.explain.length).toBeUndefined();
+    // An entry longer than a passage (100 words): its words and the share of its keyword score it kept.
+    await memory.store(
+      "trip",
+      `The user lives abroad for now. ${"Planning the route and the stops. ".repeat(40)}`,
+    );
+    const [, long] = await recall({ query: "where does the user live", mode: "bm25", explain: true });
+    expect(long.key).toBe("trip");
+    expect(long.explain.length).toEqual({ words: 246, factor: (100 / 246) ** 0.5 });
     const bad = await app.inject({
       method: "POST",
       url: "/v1/recall",

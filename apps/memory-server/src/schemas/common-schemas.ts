@@ -79,7 +79,18 @@ export const ExplanationSchema = Type.Object(
       }),
     ),
     vector: Type.Optional(Type.Object({ similarity: Type.Number(), rank: Type.Integer() })),
-    strength: Type.Number({ description: "In [0, 1]: the fused strength, relative to the best candidate." }),
+    strength: Type.Number({
+      description: "In [0, 1]: the fused strength, relative to the best candidate (× length.factor).",
+    }),
+    length: Type.Optional(
+      Type.Object(
+        { words: Type.Integer(), factor: Type.Number() },
+        {
+          description:
+            "An entry longer than a passage: its words and the share of its keyword score it kept.",
+        },
+      ),
+    ),
     coverage: Type.Number({ description: "In [0, 1]: the share of query terms one passage of it holds." }),
     relevance: Type.Number({ description: "½ × coverage^1.5 + ½ × strength." }),
     recency: Type.Number({ description: "The recency factor (1 for core entries)." }),

@@ -165,6 +165,9 @@ export const memorySettingsSchema = z.strictObject(
     mmrEnabled: flag().default(false),
     /** MMR's balance: 1 = relevance only, 0 = variety only. */
     mmrLambda: numberBetween(0, 1).default(0.7),
+    /** An entry longer than a passage (100 words) keeps (100 / words)^this of its keyword score
+     *  (BM25) in recall: a long text holds a question's words by chance (0 = off). */
+    longEntryExponent: nonNegativeNumber().default(0.5),
     /** Share of a keyword hit's score lent to its neighbours in the same session (0 = off). */
     sessionContextWeight: numberBetween(0, 1).default(0.5),
     /** SQLite: most matching entries a keyword query ranks; its most common terms leave the MATCH

@@ -46,6 +46,7 @@ describe("parseConfig defaults", () => {
       decayFloor: 0.8,
       mmrEnabled: false,
       mmrLambda: 0.7,
+      longEntryExponent: 0.5,
       sessionContextWeight: 0.5,
       keywordRankBudget: 5_000,
       sqliteCacheMib: 16,

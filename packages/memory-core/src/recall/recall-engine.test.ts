@@ -68,6 +68,7 @@ function deps(settings: Partial<RecallEngineDeps["settings"]> = {}) {
       decayFloor: 0,
       mmrEnabled: false,
       mmrLambda: 0.7,
+      longEntryExponent: 0.5,
       ...settings,
     },
     now: () => NOW,

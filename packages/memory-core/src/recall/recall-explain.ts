@@ -8,6 +8,7 @@ import type {
 } from "@claw/memory-api";
 import { ageInDays, decayFor } from "../text/decay.js";
 import { calibratedScore } from "./calibrated-score.js";
+import { wordsOf } from "./long-entry.js";
 import { termCoverage } from "./term-coverage.js";
 
 /** What one recall knew when it ranked: enough to say, for any row it returned, why. */
@@ -22,6 +23,8 @@ export interface RecallEvidence {
   /** Set for the LIKE fallback (its coverage is the share of keywords found, its strength 0). */
   like?: boolean;
   coverage: (row: RecallRow) => number;
+  /** The share of its strength an entry kept for its length (long-entry.ts). */
+  lengthFactor: (row: RecallRow) => number;
   recency: (row: RecallRow) => number;
   /** Rows in the order MMR picked them, when it ran. */
   mmrOrder: readonly RecallRow[] | null;
@@ -53,6 +56,8 @@ export function explainRows<R extends RecallRow>(
       recency,
       score: relevance * recency,
     };
+    const factor = evidence.lengthFactor(row);
+    if (factor < 1) explain.length = { words: wordsOf(row), factor };
     const k = keywordAt.get(row.rid);
     const hit = k === undefined ? undefined : evidence.keyword[k];
     if (k !== undefined && hit !== undefined) {

@@ -1,3 +1,5 @@
+import { isCjkChar } from "./tokenizer.js";
+
 /**
  * A passage: this many consecutive words. Recall measures term coverage within an entry's best
  * passage (term-coverage.ts). 100 words is the passage length of dense-retrieval work; every
@@ -28,4 +30,30 @@ export function moreWordsThan(text: string, n: number, ascii = ASCII.test(text))
     inWord = isWord;
   }
   return false;
+}
+
+/**
+ * How many words `text` has: runs of letters, digits and apostrophes, and each CJK character
+ * apart (CJK text has no spaces; a Chinese word is one or two characters).
+ */
+export function wordCount(text: string, ascii = ASCII.test(text)): number {
+  let words = 0;
+  if (ascii) {
+    let inWord = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      const isWord = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 39;
+      if (isWord && !inWord) words++;
+      inWord = isWord;
+    }
+    return words;
+  }
+  for (const word of text.split(WORD_SEPARATORS)) {
+    if (word === "") continue;
+    let cjk = 0;
+    for (const ch of word) if (isCjkChar(ch)) cjk++;
+    // "数据库abc" is 3 CJK words and one more.
+    words += cjk === 0 ? 1 : cjk + (cjk < Array.from(word).length ? 1 : 0);
+  }
+  return words;
 }
