@@ -80,7 +80,8 @@ export const ExplanationSchema = Type.Object(
     ),
     vector: Type.Optional(Type.Object({ similarity: Type.Number(), rank: Type.Integer() })),
     strength: Type.Number({
-      description: "In [0, 1]: the fused strength, relative to the best candidate (× length.factor).",
+      description:
+        "In [0, 1]: the fused strength, relative to the best candidate (a long entry's keyword score scaled by length.factor first).",
     }),
     length: Type.Optional(
       Type.Object(

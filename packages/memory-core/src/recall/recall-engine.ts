@@ -32,7 +32,7 @@ export interface RecallEngineSettings {
   decayFloor: number;
   mmrEnabled: boolean;
   mmrLambda: number;
-  /** Entries longer than a passage keep (passage / words)^this of their strength (long-entry.ts). */
+  /** Entries longer than a passage keep (passage / words)^this of their keyword score (long-entry.ts). */
   longEntryExponent: number;
 }
 
@@ -199,9 +199,7 @@ async function fuse<R extends RecallRow>(
   // are, a long entry's vector being already the mean of its parts. Scaling the fused strength
   // instead: BEAM keyword recall@10 0.504 / 0.489 (core / conversation) against 0.513 / 0.492.
   const lengthFactor = lengthFactorOf(mode === "embedding" ? 0 : settings.longEntryExponent);
-  const keywordScaled = keyword
-    .map((h) => ({ ...h, score: h.score * lengthFactor(h.row) }))
-    .sort((x, y) => y.score - x.score);
+  const keywordScaled = scaledByLength(keyword, lengthFactor);
   const strengths = strengthsOf(settings.mergeStrategy, mode, keywordScaled, vector, coverageOfRid);
   const scored: RankedRow<R>[] = [];
   for (const [rid, strength] of strengths) {
@@ -213,6 +211,18 @@ async function fuse<R extends RecallRow>(
     scored.push({ row, score, rank: mode === "embedding" ? strength : score });
   }
   return { scored, strengths, coverage: (row) => coverageOfRid(row.rid), lengthFactor };
+}
+
+/** The keyword hits with long entries' scores scaled, best first; the same list when none is long. */
+function scaledByLength<H extends ScoredRow<RecallRow>>(
+  keyword: readonly H[],
+  factor: (row: RecallRow) => number,
+): readonly H[] {
+  const factors = keyword.map((h) => factor(h.row));
+  if (factors.every((f) => f === 1)) return keyword;
+  return keyword
+    .map((h, i) => ({ ...h, score: h.score * (factors[i] ?? 1) }))
+    .sort((x, y) => y.score - x.score);
 }
 
 /** The candidates scored, with each one's strength and the coverage function they were scored by. */

@@ -23,7 +23,7 @@ export interface RecallEvidence {
   /** Set for the LIKE fallback (its coverage is the share of keywords found, its strength 0). */
   like?: boolean;
   coverage: (row: RecallRow) => number;
-  /** The share of its strength an entry kept for its length (long-entry.ts). */
+  /** The share of its keyword score an entry kept for its length (long-entry.ts). */
   lengthFactor: (row: RecallRow) => number;
   recency: (row: RecallRow) => number;
   /** Rows in the order MMR picked them, when it ran. */

@@ -21,15 +21,20 @@ export function moreWordsThan(text: string, n: number, ascii = ASCII.test(text))
   // Every word but the last takes at least two characters.
   if (text.length < 2 * n) return false;
   if (!ascii) return text.split(WORD_SEPARATORS).filter((word) => word !== "").length > n;
+  return asciiWords(text, n + 1) > n;
+}
+
+/** The words of ASCII `text`, counted in one pass that stops once `most` are found. */
+function asciiWords(text: string, most: number): number {
   let words = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     const isWord = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 39;
-    if (isWord && !inWord && ++words > n) return true;
+    if (isWord && !inWord && ++words >= most) return words;
     inWord = isWord;
   }
-  return false;
+  return words;
 }
 
 /**
@@ -37,17 +42,8 @@ export function moreWordsThan(text: string, n: number, ascii = ASCII.test(text))
  * apart (CJK text has no spaces; a Chinese word is one or two characters).
  */
 export function wordCount(text: string, ascii = ASCII.test(text)): number {
+  if (ascii) return asciiWords(text, Number.POSITIVE_INFINITY);
   let words = 0;
-  if (ascii) {
-    let inWord = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      const isWord = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 39;
-      if (isWord && !inWord) words++;
-      inWord = isWord;
-    }
-    return words;
-  }
   for (const word of text.split(WORD_SEPARATORS)) {
     if (word === "") continue;
     let cjk = 0;
