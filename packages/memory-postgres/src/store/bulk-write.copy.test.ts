@@ -84,11 +84,8 @@ describe("staging an import's writes", () => {
 });
 
 forEachTestDatabase((database) => {
-  /**
-   * A store on `url` (default the test database) through a pool that keeps what it sends; closed
-   * after the test, then `afterClose` runs (once no connection of the pool is left to drop).
-   */
-  async function countedMemory(url = database().url, afterClose = async () => {}) {
+  /** A store on `url` (default the test database) through a pool that keeps what it sends. */
+  async function countedMemory(url = database().url) {
     const { pool, sent } = countedPool(url);
     const memory = await PostgresMemory.open({
       pool,
@@ -99,7 +96,6 @@ forEachTestDatabase((database) => {
     onTestFinished(async () => {
       await memory.close();
       await pool.end();
-      await afterClose();
     });
     return { memory, pool, sent };
   }
@@ -172,12 +168,12 @@ forEachTestDatabase((database) => {
       // A role of its own with a database of its own; on a real server TEMPORARY is then taken from
       // it (and from PUBLIC), so the staging table cannot be made. PGlite never takes COPY anyway.
       const bare = await database().withoutPgvector();
+      onTestFinished(() => bare.close());
       const name = decodeURIComponent(new URL(bare.url).pathname.slice(1));
       if (database().kind === "server") {
         await database().query(`REVOKE TEMPORARY ON DATABASE "${name}" FROM PUBLIC, "${name}"`);
       }
-      // The database goes after the pool: dropping it ends the sessions still open.
-      const { memory, pool, sent } = await countedMemory(bare.url, () => bare.close());
+      const { memory, pool, sent } = await countedMemory(bare.url);
       const [probe] = (
         await pool.query("SELECT has_database_privilege(current_database(), 'TEMPORARY') AS t")
       ).rows;
