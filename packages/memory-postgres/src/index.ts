@@ -1,5 +1,6 @@
 // @claw/memory-postgres: the claw-memory Memory on PostgreSQL + pgvector (`backend = "postgres"`).
 export { SCHEMA_VERSION } from "./db/migrations.js";
+export { endPool } from "./db/pool.js";
 export { openPostgresMemory } from "./open-postgres-memory.js";
 export { PostgresMemory } from "./postgres-memory.js";
 export {

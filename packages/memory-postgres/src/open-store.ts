@@ -6,7 +6,7 @@ import {
 } from "@claw/memory-core";
 import { acceptsCopyIn } from "./db/copy-in.js";
 import { migrate, withSchemaLock } from "./db/migrate.js";
-import { createPool, type Pool, type Queryable, typed } from "./db/pool.js";
+import { createPool, endPool, type Pool, type Queryable, typed } from "./db/pool.js";
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
 import { prepareStatementsOn } from "./db/statement-names.js";
 import { createTableAnalyzer, type TableAnalyzer } from "./db/table-analyzer.js";
@@ -172,7 +172,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
     };
   } catch (error) {
     // The error that brought us here is the one to report; the pool's sockets close with the process.
-    if (ownsPool) await pool.end().catch(() => {});
+    if (ownsPool) await endPool(pool).catch(() => {});
     throw error;
   }
 }

@@ -4,7 +4,7 @@
 import type { EntryRefPair, EntryWrite, Logger, MemoryBackend } from "@claw/memory-api";
 import { createBackendEmbedder } from "@claw/memory-core";
 import { bumpChanges, readChanges } from "./db/change-stamp.js";
-import { inTransaction, storageError } from "./db/pool.js";
+import { endPool, inTransaction, storageError } from "./db/pool.js";
 import { clearVectors } from "./embedding/backfill.js";
 import { releaseClaims } from "./embedding/claims.js";
 import type { PendingCacheEntries } from "./embedding/embedding-cache.js";
@@ -237,7 +237,7 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
       // Never rejects: a failed build is warned about and left to the next open.
       await parts.bulkIndex.close();
       // A pool that fails to end has nothing left to lose: every write was committed before.
-      if (parts.ownsPool) await parts.pool.end().catch(() => {});
+      if (parts.ownsPool) await endPool(parts.pool).catch(() => {});
     },
   };
 }

@@ -47,6 +47,27 @@ export function createPool(options: PoolOptions): Pool {
 }
 
 /**
+ * Ends `pool` and resolves once every one of its connections is closed. pg's `pool.end()` resolves
+ * as soon as it has asked its idle clients to end, while their sessions are still open on the
+ * server: a DROP DATABASE right after it would fail ("being accessed by other users"), and a
+ * session terminated meanwhile would raise its error on a client the caller thinks gone.
+ */
+export async function endPool(pool: pg.Pool): Promise<void> {
+  let open = pool.totalCount;
+  const closed = new Promise<void>((resolve) => {
+    if (open === 0) return resolve();
+    const removed = () => {
+      if (--open > 0) return;
+      pool.off("remove", removed);
+      resolve();
+    };
+    pool.on("remove", removed);
+  });
+  await pool.end();
+  await closed;
+}
+
+/**
  * SQLSTATEs of a session setting the server refuses: a pgvector before 0.8 reserves the `hnsw.`
  * prefix without this setting (invalid name, or unrecognized), or knows no such value.
  */

@@ -4,6 +4,7 @@
 import type { EmbeddingProvider, MemoryEntry } from "@claw/memory-api";
 import { DEFAULT_CONFIG, type EntryWrite } from "@claw/memory-core";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { endPool } from "../db/pool.js";
 import { PostgresMemory } from "../postgres-memory.js";
 import { countedPool } from "../test-support/counted-pool.js";
 import { forEachTestDatabase } from "../test-support/test-database.js";
@@ -84,8 +85,12 @@ describe("staging an import's writes", () => {
 });
 
 forEachTestDatabase((database) => {
-  async function countedMemory() {
-    const { pool, sent } = countedPool(database().url);
+  /**
+   * A store on `url` (default the test database) through a pool that keeps what it sends. After
+   * the test the store closes, then the pool, then `afterClose` runs, once no connection is left.
+   */
+  async function countedMemory(url = database().url, afterClose = async () => {}) {
+    const { pool, sent } = countedPool(url);
     const memory = await PostgresMemory.open({
       pool,
       schema: database().newSchema(),
@@ -94,9 +99,10 @@ forEachTestDatabase((database) => {
     });
     onTestFinished(async () => {
       await memory.close();
-      await pool.end();
+      await endPool(pool);
+      await afterClose();
     });
-    return { memory, sent };
+    return { memory, pool, sent };
   }
 
   describe("an import's rows on the wire", () => {
@@ -161,6 +167,27 @@ forEachTestDatabase((database) => {
       // Found by its words, through the full text the upsert built from the staged row.
       const hits = await memory.recall("backslashes 漢字", { namespace: "ns-1", mode: "bm25" });
       expect(hits.map((h) => h.key)).toEqual(["tricky"]);
+    });
+
+    it("go by INSERT for a role that may not create temporary tables, and arrive all the same", async () => {
+      // A role of its own with a database of its own; on a real server TEMPORARY is then taken from
+      // it (and from PUBLIC), so the staging table cannot be made. PGlite never takes COPY anyway.
+      const bare = await database().withoutPgvector();
+      const name = decodeURIComponent(new URL(bare.url).pathname.slice(1));
+      if (database().kind === "server") {
+        await database().query(`REVOKE TEMPORARY ON DATABASE "${name}" FROM PUBLIC, "${name}"`);
+      }
+      // The database is dropped once the pool's last connection has closed.
+      const { memory, pool, sent } = await countedMemory(bare.url, () => bare.close());
+      const [probe] = (
+        await pool.query("SELECT has_database_privilege(current_database(), 'TEMPORARY') AS t")
+      ).rows;
+      expect(probe?.t).toBe(database().kind !== "server");
+      sent.length = 0;
+      const entries = Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, content: `imported row ${i}` }));
+      expect(await memory.import(entries)).toBe(30);
+      expect(sent.filter((text) => text.startsWith("COPY ") || text.includes("TEMP TABLE"))).toEqual([]);
+      expect((await memory.export()).map((e) => e.key).sort()).toEqual(entries.map((e) => e.key).sort());
     });
   });
 });
