@@ -56,7 +56,7 @@ export async function writeVectors(
   cacheEntries: PendingCacheEntries | null = null,
 ): Promise<number> {
   if (vectors.length === 0) return 0;
-  const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 4)})`;
+  const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 4, cacheEntries)})`;
   const result = await db.query(
     `WITH bump AS (${bumpChangesSql(names)})${cached}
      UPDATE ${names.memories} m

@@ -1,3 +1,4 @@
+import { paramColumn, paramRows } from "../db/param-rows.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 import { vectorText } from "../db/vector-text.js";
@@ -53,12 +54,15 @@ const PENDING_MAX = 16;
  * An INSERT of new cache entries, from the five parameters starting at `$first`
  * (cacheInsertParams): a statement, or a data-modifying CTE of another one.
  */
-export function cacheInsertSql(names: SqlNames, first: number): string {
+export function cacheInsertSql(names: SqlNames, first: number, entries: PendingCacheEntries): string {
   const p = (i: number) => `$${first + i}`;
+  const rows = paramRows(
+    [0, 1, 2, 3].map((i) => `${p(i)}::text`),
+    entries.rows.length === 1,
+  );
   return `INSERT INTO ${names.cache} AS c (provider, model, content_hash, embedding, created_at, accessed_at)
     SELECT v.provider, v.model, v.hash, v.embedding::real[], ${p(4)}::timestamptz, ${p(4)}::timestamptz
-    FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[])
-      AS v(provider, model, hash, embedding)
+    FROM ${rows} AS v(provider, model, hash, embedding)
     ON CONFLICT (provider, model, content_hash)
     DO UPDATE SET embedding = EXCLUDED.embedding, accessed_at = EXCLUDED.accessed_at`;
 }
@@ -67,10 +71,10 @@ export function cacheInsertSql(names: SqlNames, first: number): string {
 export function cacheInsertParams(entries: PendingCacheEntries): unknown[] {
   const { rows } = entries;
   return [
-    rows.map((r) => r.provider),
-    rows.map((r) => r.model),
-    rows.map((r) => r.hash),
-    rows.map((r) => vectorText(r.vector)),
+    paramColumn(rows, (r) => r.provider),
+    paramColumn(rows, (r) => r.model),
+    paramColumn(rows, (r) => r.hash),
+    paramColumn(rows, (r) => vectorText(r.vector)),
     entries.at,
   ];
 }
@@ -109,7 +113,7 @@ export function createEmbeddingCache(
     const taken = takePending();
     if (taken === null) return;
     try {
-      await db.query(cacheInsertSql(names, 1), cacheInsertParams(taken));
+      await db.query(cacheInsertSql(names, 1, taken), cacheInsertParams(taken));
     } catch (error) {
       restore(taken);
       throw error;
@@ -149,11 +153,13 @@ export function createEmbeddingCache(
       const asked = [...new Set(hashes.filter((h) => !found.has(h)))];
       if (asked.length === 0) return found;
       // One statement reads and touches the hits: accessed_at drives eviction.
+      // One hash as a scalar, so the statement keeps its generic plan (db/param-rows.ts).
+      const one = asked.length === 1;
       const { rows } = await db.query<{ content_hash: string; embedding: number[] }>(
         `UPDATE ${names.cache} SET accessed_at = $4
-         WHERE provider = $1 AND model = $2 AND content_hash = ANY($3::text[])
+         WHERE provider = $1 AND model = $2 AND content_hash = ${one ? "$3::text" : "ANY($3::text[])"}
          RETURNING content_hash, embedding`,
-        [provider, model, asked, options.now().toISOString()],
+        [provider, model, one ? asked[0] : asked, options.now().toISOString()],
       );
       for (const row of rows) found.set(row.content_hash, Float32Array.from(row.embedding));
       return found;

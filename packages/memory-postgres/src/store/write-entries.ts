@@ -1,5 +1,6 @@
 import { contentHash, type EntryWrite } from "@claw/memory-core";
 import { bumpChangesSql } from "../db/change-stamp.js";
+import { paramColumn, paramRows } from "../db/param-rows.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 import { vectorText } from "../db/vector-text.js";
@@ -110,31 +111,34 @@ async function upsert(
   const turn = rows.length === 1 ? (options.turn ?? null) : null;
   const skip = rows[0]?.skipExisting === true;
   const keepCreatedAt = rows[0]?.keepCreatedAt === true;
+  // One row goes as scalars (db/param-rows.ts): its statement can keep its generic plan.
+  const single = rows.length === 1;
+  const column = <T>(value: (w: EntryWrite, i: number) => T) => paramColumn(rows, value);
   const params = [
-    rows.map((w) => w.id),
-    rows.map((w) => w.key),
-    rows.map((w) => w.content),
-    rows.map((w) => w.category),
-    rows.map((w) => w.namespace),
-    rows.map((w) => w.sessionId),
-    rows.map((w) => w.importance),
-    rows.map((w) => w.supersededBy),
-    rows.map((w) => w.createdAt),
-    rows.map((w) => w.updatedAt),
-    hashes,
-    rows.map((w) => ftsIndexText(w.key)),
-    rows.map((w) => ftsIndexText(w.content)),
-    rows.map((w) => w.source?.path ?? null),
-    rows.map((w) => w.source?.startLine ?? null),
-    rows.map((w) => w.source?.endLine ?? null),
-    rows.map((w) => (w.embedding === null ? null : vectorText(w.embedding))),
+    column((w) => w.id),
+    column((w) => w.key),
+    column((w) => w.content),
+    column((w) => w.category),
+    column((w) => w.namespace),
+    column((w) => w.sessionId),
+    column((w) => w.importance),
+    column((w) => w.supersededBy),
+    column((w) => w.createdAt),
+    column((w) => w.updatedAt),
+    column((_, i) => hashes[i]),
+    column((w) => ftsIndexText(w.key)),
+    column((w) => ftsIndexText(w.content)),
+    column((w) => w.source?.path ?? null),
+    column((w) => w.source?.startLine ?? null),
+    column((w) => w.source?.endLine ?? null),
+    column((w) => (w.embedding === null ? null : vectorText(w.embedding))),
     options.textSearchConfig,
-    rows.map((w) => ftsContextText(turn?.at ?? w.createdAt, turn?.previous ?? null, w.context)),
-    rows.map((w) => w.context),
-    rows.map((w) => w.metadata),
-    rows.map((w) => w.expiresAt),
-    rows.map((w) => w.change ?? "create"),
-    rows.map((w) => w.actor),
+    column((w) => ftsContextText(turn?.at ?? w.createdAt, turn?.previous ?? null, w.context)),
+    column((w) => w.context),
+    column((w) => w.metadata),
+    column((w) => w.expiresAt),
+    column((w) => w.change ?? "create"),
+    column((w) => w.actor),
     ...(cacheEntries === null ? [] : cacheInsertParams(cacheEntries)),
   ];
   const successor = turn?.successor ?? null;
@@ -146,7 +150,7 @@ async function upsert(
   // `bump` moves the change stamp with the write; `cached` writes the embedding cache's new
   // entries (the vectors of these rows, usually).
   const bump = options.bumpChanges === true ? `, bump AS (${bumpChangesSql(names)})` : "";
-  const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 25)})`;
+  const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 25, cacheEntries)})`;
   const result = await db.query<
     PgEntryRow & {
       content_hash: string;
@@ -159,11 +163,8 @@ async function upsert(
     upsertSql({
       names,
       ctes: `${bump}${cached}${next}`,
-      keys: "unnest($5::text[], $2::text[]) AS w(namespace, key)",
-      source: `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-       $7::float8[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::text[], $12::text[],
-       $13::text[], $14::text[], $15::int[], $16::int[], $17::text[], $19::text[], $20::text[],
-       $21::text[], $22::timestamptz[], $23::text[], $24::text[]) AS v(${UPSERT_SOURCE_COLUMNS})`,
+      keys: `${paramRows(["$5::text", "$2::text"], single)} AS w(namespace, key)`,
+      source: `${paramRows(SOURCE_PARAMS, single)} AS v(${UPSERT_SOURCE_COLUMNS})`,
       config: "$18",
       id: "v.id",
       skip,
@@ -187,6 +188,33 @@ async function upsert(
     }),
   );
 }
+
+/** The parameters UPSERT_SOURCE_COLUMNS are read from, in order ($18 is the text search configuration). */
+const SOURCE_PARAMS = [
+  "$1::text",
+  "$2::text",
+  "$3::text",
+  "$4::text",
+  "$5::text",
+  "$6::text",
+  "$7::float8",
+  "$8::text",
+  "$9::timestamptz",
+  "$10::timestamptz",
+  "$11::text",
+  "$12::text",
+  "$13::text",
+  "$14::text",
+  "$15::int",
+  "$16::int",
+  "$17::text",
+  "$19::text",
+  "$20::text",
+  "$21::text",
+  "$22::timestamptz",
+  "$23::text",
+  "$24::text",
+];
 
 /**
  * Re-indexes a single turn's successor with the turn's content as the one before it, in the
