@@ -11,11 +11,18 @@
  * (2026-11-30, 1,000 stores a run, two runs each): p50 2.4–2.95 → 1.57–1.65 ms, the upsert's own
  * round trip 1.7–2.0 → 1.0–1.1 ms.
  */
-export function paramRows(params: readonly string[], single: boolean): string {
-  return single ? `(VALUES (${params.join(", ")}))` : `unnest(${params.map((p) => `${p}[]`).join(", ")})`;
+export function paramRows(params: readonly string[], rows: readonly unknown[]): string {
+  return singleRow(rows)
+    ? `(VALUES (${params.join(", ")}))`
+    : `unnest(${params.map((p) => `${p}[]`).join(", ")})`;
 }
 
 /** A parameter's value for paramRows: the single row's own value, or one value per row. */
 export function paramColumn<R, T>(rows: readonly R[], value: (row: R, index: number) => T): T | T[] {
-  return rows.length === 1 ? value(rows[0] as R, 0) : rows.map(value);
+  return singleRow(rows) ? value(rows[0] as R, 0) : rows.map(value);
+}
+
+/** Whether `rows` go as scalars: the one rule paramRows, paramColumn and `= $n` lookups share. */
+export function singleRow(rows: readonly unknown[]): boolean {
+  return rows.length === 1;
 }

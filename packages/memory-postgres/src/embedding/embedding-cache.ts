@@ -1,4 +1,4 @@
-import { paramColumn, paramRows } from "../db/param-rows.js";
+import { paramColumn, paramRows, singleRow } from "../db/param-rows.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
 import { vectorText } from "../db/vector-text.js";
@@ -58,7 +58,7 @@ export function cacheInsertSql(names: SqlNames, first: number, entries: PendingC
   const p = (i: number) => `$${first + i}`;
   const rows = paramRows(
     [0, 1, 2, 3].map((i) => `${p(i)}::text`),
-    entries.rows.length === 1,
+    entries.rows,
   );
   return `INSERT INTO ${names.cache} AS c (provider, model, content_hash, embedding, created_at, accessed_at)
     SELECT v.provider, v.model, v.hash, v.embedding::real[], ${p(4)}::timestamptz, ${p(4)}::timestamptz
@@ -154,12 +154,11 @@ export function createEmbeddingCache(
       if (asked.length === 0) return found;
       // One statement reads and touches the hits: accessed_at drives eviction.
       // One hash as a scalar, so the statement keeps its generic plan (db/param-rows.ts).
-      const one = asked.length === 1;
       const { rows } = await db.query<{ content_hash: string; embedding: number[] }>(
         `UPDATE ${names.cache} SET accessed_at = $4
-         WHERE provider = $1 AND model = $2 AND content_hash = ${one ? "$3::text" : "ANY($3::text[])"}
+         WHERE provider = $1 AND model = $2 AND content_hash = ${singleRow(asked) ? "$3::text" : "ANY($3::text[])"}
          RETURNING content_hash, embedding`,
-        [provider, model, one ? asked[0] : asked, options.now().toISOString()],
+        [provider, model, paramColumn(asked, (h) => h), options.now().toISOString()],
       );
       for (const row of rows) found.set(row.content_hash, Float32Array.from(row.embedding));
       return found;

@@ -112,7 +112,6 @@ async function upsert(
   const skip = rows[0]?.skipExisting === true;
   const keepCreatedAt = rows[0]?.keepCreatedAt === true;
   // One row goes as scalars (db/param-rows.ts): its statement can keep its generic plan.
-  const single = rows.length === 1;
   const column = <T>(value: (w: EntryWrite, i: number) => T) => paramColumn(rows, value);
   const params = [
     column((w) => w.id),
@@ -163,8 +162,8 @@ async function upsert(
     upsertSql({
       names,
       ctes: `${bump}${cached}${next}`,
-      keys: `${paramRows(["$5::text", "$2::text"], single)} AS w(namespace, key)`,
-      source: `${paramRows(SOURCE_PARAMS, single)} AS v(${UPSERT_SOURCE_COLUMNS})`,
+      keys: `${paramRows(["$5::text", "$2::text"], rows)} AS w(namespace, key)`,
+      source: `${paramRows(SOURCE_PARAMS, rows)} AS v(${UPSERT_SOURCE_COLUMNS})`,
       config: "$18",
       id: "v.id",
       skip,
