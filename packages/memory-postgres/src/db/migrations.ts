@@ -179,6 +179,13 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX IF NOT EXISTS claw_memories_rid_recent ON ${n.memories} USING brin (rid)`,
     ],
   },
+  {
+    version: 9,
+    // A block range of that index matches every query until it is summarized: autovacuum now
+    // summarizes each range once the next one starts filling (table-analyzer.ts summarizes after
+    // bulk writes at once), so the newest pages a store() appends stay few.
+    statements: (n) => [`ALTER INDEX ${n.schema}.claw_memories_rid_recent SET (autosummarize = on)`],
+  },
 ];
 
 /** The schema version this release creates and upgrades to. */

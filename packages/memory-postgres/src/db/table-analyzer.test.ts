@@ -34,6 +34,27 @@ forEachTestDatabase((database) => {
       expect(await statistics(schema)).toEqual({ rows: 1505, null_frac: 1 });
     });
 
+    it("a bulk import leaves the rid index's block ranges summarized; autovacuum summarizes those of later writes", async () => {
+      const memory = await openTestMemory(database());
+      const schema = schemaOf(memory);
+      const index = `"${schema}".claw_memories_rid_recent`;
+      const { rows: options } = await database().query(
+        `SELECT reloptions FROM pg_class WHERE oid = '${index}'::regclass`,
+      );
+      expect(options[0]?.reloptions).toEqual(["autosummarize=on"]);
+      // ~3 MB of rows: block ranges of 128 pages (1 MB) past the first.
+      const words = (i: number) =>
+        Array.from({ length: 60 }, (_, j) => `w${(i * 61 + j * 7) % 9973}`).join(" ");
+      await memory.import(Array.from({ length: 3000 }, (_, i) => ({ key: `k${i}`, content: words(i) })));
+      const { rows: pages } = await database().query(
+        `SELECT pg_relation_size('"${schema}".claw_memories') / 8192 AS n`,
+      );
+      expect(Number(pages[0]?.n)).toBeGreaterThan(256);
+      // Summarizing again finds no range left: the import's ANALYZE summarized them all.
+      const { rows } = await database().query(`SELECT brin_summarize_new_values('${index}'::regclass) AS n`);
+      expect(Number(rows[0]?.n)).toBe(0);
+    });
+
     it("a backfill that gives the rows their vectors is analysed, so the planner knows they have one", async () => {
       const plain = await openTestMemory(database());
       const schema = schemaOf(plain);

@@ -60,13 +60,19 @@ export async function keywordSearch(
   const { kept, dropped, overBudget } = await ctx.terms.plan(ctx.db, terms);
   // Even the rarest term is over the budget: the entries holding every term are fewer and the
   // best answers; the rarest term's own matches fill up when they are too few.
-  const all =
-    overBudget && dropped.length > 0
-      ? await matchRecent(ctx, limit, (p) => allTermsSql(terms, ctx.textSearchConfig, p), {
-          terms,
-          match: "all",
-        })
-      : [];
+  let all: ScoredRow<PgEntryRow>[] = [];
+  if (overBudget && dropped.length > 0) {
+    // The index intersects the rarer terms; the common ones are tested on the rows it finds.
+    const indexed = await ctx.terms.andIndexTerms(ctx.db, terms);
+    all = await matchRecent(
+      ctx,
+      limit,
+      (p) => allTermsSql(terms, ctx.textSearchConfig, p),
+      { terms, match: "all" },
+      undefined,
+      indexed === null ? undefined : (p) => allTermsSql(indexed, ctx.textSearchConfig, p),
+    );
+  }
   const exact = (p: SqlParams) => tsQuerySql(kept, ctx.textSearchConfig, p);
   const idf = { terms, weights: await ctx.terms.idf(ctx.db, terms) };
   let hits = byCoverage(
@@ -112,14 +118,15 @@ async function matchRecent(
   tsquery: (params: SqlParams) => string | null,
   estimate: { terms: readonly string[]; match: "any" | "all" },
   idf?: { terms: readonly string[]; weights: readonly number[] },
+  narrow?: (params: SqlParams) => string | null,
 ): Promise<ScoredRow<PgEntryRow>[]> {
   const wanted = WINDOW_POOLS * IDF_POOL * limit;
   const window = await ctx.terms.recentFrom(ctx.db, estimate.terms, estimate.match, wanted);
   if (window !== null) {
-    const recent = await matchFts(ctx, limit, tsquery, window, idf);
+    const recent = await matchFts(ctx, limit, tsquery, window, idf, narrow);
     if (recent.length >= limit || estimate.match === "all") return recent;
   }
-  return matchFts(ctx, limit, tsquery, undefined, idf);
+  return matchFts(ctx, limit, tsquery, undefined, idf, narrow);
 }
 
 /**
@@ -127,7 +134,9 @@ async function matchRecent(
  * ts_rank_cd; with `idf`, the best IDF_POOL × `limit` by it ranked again by ts_rank_cd × their
  * share of the terms' IDF. The tsquery is computed once (a MATERIALIZED CTE: inlined, PostgreSQL
  * parsed and stemmed the query text again for every match it ranked, 18.8 against 7.8 ms over
- * 495 matches), and only the top `limit` rows are read whole.
+ * 495 matches), and only the top `limit` rows are read whole. With `narrow` (a tsquery every
+ * match of `tsquery` matches too), the full-text index answers `narrow` and each row it finds is
+ * tested against `tsquery` (and-index-terms.ts).
  */
 async function matchFts(
   ctx: KeywordContext,
@@ -135,10 +144,13 @@ async function matchFts(
   tsquery: (params: SqlParams) => string | null,
   only?: Recent,
   idf?: { terms: readonly string[]; weights: readonly number[] },
+  narrow?: (params: SqlParams) => string | null,
 ): Promise<ScoredRow<PgEntryRow>[]> {
   const params = new SqlParams();
   const query = tsquery(params);
   if (query === null) return [];
+  const scan = only !== undefined && "scan" in only && only.scan;
+  const narrowQuery = scan || narrow === undefined ? null : narrow(params);
   const recent =
     only === undefined
       ? ""
@@ -146,8 +158,11 @@ async function matchFts(
         ? ` AND m.rid > (SELECT coalesce(max(rid), 0) FROM ${ctx.names.memories}) - ${params.add(only.newest)}::bigint`
         : ` AND m.rid > ${params.add(only.afterRid)}::bigint`;
   // ts_match_vq is @@ as a function call: the planner cannot answer it from the full-text index.
-  const matches =
-    only !== undefined && "scan" in only && only.scan ? "ts_match_vq(m.fts, q.query)" : "m.fts @@ q.query";
+  const matches = scan
+    ? "ts_match_vq(m.fts, q.query)"
+    : narrowQuery === null
+      ? "m.fts @@ q.query"
+      : "m.fts @@ q.narrow AND ts_match_vq(m.fts, q.query)";
   const where = filterSql(ctx.filter, params);
   const weighted =
     idf === undefined ? null : idfShareSql(idf.terms, idf.weights, ctx.textSearchConfig, params, "pool.fts");
@@ -164,7 +179,7 @@ async function matchFts(
        SELECT pool.rid, pool.rank * ${weighted.share} AS rank FROM pool, q
        ORDER BY rank DESC, pool.rid LIMIT ${params.add(limit)})`;
   const { rows } = await ctx.db.query<PgEntryRow & { rank: number }>(
-    `WITH q AS MATERIALIZED (SELECT ${query} AS query${weighted === null ? "" : `, ${weighted.columns}`}),
+    `WITH q AS MATERIALIZED (SELECT ${query} AS query${narrowQuery === null ? "" : `, ${narrowQuery} AS narrow`}${weighted === null ? "" : `, ${weighted.columns}`}),
      ${top}
      SELECT ${entryColumns(ctx.withEmbedding)}, top.rank AS rank
      FROM top JOIN ${ctx.names.memories} m ON m.rid = top.rid

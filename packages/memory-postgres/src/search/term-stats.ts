@@ -1,6 +1,7 @@
 import { planTermsByDocuments, porterStem, type TermPlan } from "@claw/memory-core";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import { andIndexTerms } from "./and-index-terms.js";
 import { type RecentWindow, recentWindow } from "./recent-window.js";
 
 /**
@@ -55,6 +56,11 @@ export interface TermPlanner {
     match: "any" | "all",
     wanted: number,
   ): Promise<RecentWindow | null>;
+  /**
+   * The terms of an AND pass the full-text index should intersect, the others being tested on
+   * the rows it finds (and-index-terms.ts); null when all of them, or without statistics.
+   */
+  andIndexTerms(db: Queryable, terms: readonly string[]): Promise<string[] | null>;
 }
 
 export function createTermPlanner(
@@ -98,6 +104,16 @@ export function createTermPlanner(
       if (read === null) return null;
       const counts = terms.map((term) => estimate(read, term));
       return recentWindow({ ...read, counts, match, budget, wanted });
+    },
+    async andIndexTerms(db, terms) {
+      const read = await current(db);
+      if (read === null) return null;
+      const indexed = andIndexTerms({
+        rows: read.rows,
+        counts: terms.map((term) => estimate(read, term)),
+        budget,
+      });
+      return indexed === null ? null : indexed.map((i) => terms[i] as string);
     },
   };
 }
