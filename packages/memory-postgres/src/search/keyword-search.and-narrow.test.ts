@@ -1,8 +1,8 @@
 // An AND pass over common terms lets the full-text index intersect the rarer ones and tests the
 // rows it finds for the rest (and-index-terms.ts): the same entries, every term in each.
 import { describe, expect, it } from "vitest";
-import type { Queryable } from "../db/pool.js";
 import { sqlNames } from "../db/sql-names.js";
+import { recordingDb } from "../test-support/recording-db.js";
 import { forEachTestDatabase } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
 import { keywordSearch } from "./keyword-search.js";
@@ -32,13 +32,7 @@ forEachTestDatabase((database) => {
         Array.from({ length: ENTRIES }, (_, i) => ({ key: `k${i}`, content: contentOf(i) })),
       );
       await database().query(`ANALYZE "${schema}".claw_memories`);
-      const statements: string[] = [];
-      const db: Queryable = {
-        query: ((text: string, values?: unknown[]) => {
-          statements.push(text);
-          return database().query(text, values);
-        }) as Queryable["query"],
-      };
+      const { db, statements } = recordingDb(database());
       const terms = createTermPlanner(sqlNames(schema), BUDGET);
       // delta (96 entries) × beta (1,200) × alpha (every one) of 2,400: delta alone leaves 96 rows.
       expect(await terms.andIndexTerms(db, ["delta", "beta", "alpha"])).toEqual(["delta"]);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Queryable } from "../db/pool.js";
 import { sqlNames } from "../db/sql-names.js";
+import { recordingDb } from "../test-support/recording-db.js";
 import { forEachTestDatabase } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
 import { createTermPlanner, PG_KEYWORD_BUDGET } from "./term-stats.js";
@@ -36,13 +37,7 @@ forEachTestDatabase((database) => {
       const memory = await filled();
       const schema = schemaOf(memory);
       await database().query(`ANALYZE "${schema}".claw_memories`);
-      const statements: string[] = [];
-      const db: Queryable = {
-        query: ((text: string, values?: unknown[]) => {
-          statements.push(text);
-          return database().query(text, values);
-        }) as Queryable["query"],
-      };
+      const { db, statements } = recordingDb(database());
       let now = 1_000;
       const planner = createTermPlanner(sqlNames(schema), PG_KEYWORD_BUDGET, () => now);
       expect(await planner.plan(db, ["alpha", "gamma", "beta"])).toMatchObject({
