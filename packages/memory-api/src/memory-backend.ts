@@ -131,6 +131,8 @@ export interface RecallRow {
   category: string;
   /** RFC 3339. */
   updated_at: string;
+  /** RFC 3339: when the entry was written. When given, a query naming a date finds its terms in this date too. */
+  created_at?: string;
 }
 
 /** A row found by one recall stage, with that stage's score. */

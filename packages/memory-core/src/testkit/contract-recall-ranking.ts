@@ -177,6 +177,30 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
       expect((await memory.get("may"))?.content).toBe("Went to the pottery class");
     });
 
+    it("counts a question's date in the coverage of the entries written that day", async () => {
+      const memory = await open("bm25");
+      const dinner = (key: string, createdAt: string) => ({
+        key,
+        content: "Audrey: we had pasta for dinner",
+        category: "conversation",
+        createdAt,
+      });
+      await memory.import([dinner("oct24", "2023-10-24T19:00:00Z"), dinner("nov24", "2023-11-24T19:00:00Z")]);
+      const found = await memory.recall("what did audrey eat for dinner on october 24, 2023", {
+        limit: 2,
+        explain: true,
+        now: "2023-12-01T00:00:00Z",
+      });
+      // Terms audrey, eat, dinner, october, 24, 2023: "eat" is in neither; the dates hold the rest.
+      expect(found.map((e) => [e.key, e.explain?.coverage])).toEqual([
+        ["oct24", 5 / 6],
+        ["nov24", 4 / 6],
+      ]);
+      // A number alone names no date: the day of the month does not count.
+      const [top] = await memory.recall("audrey dinner 24", { limit: 1, explain: true });
+      expect(top?.explain?.coverage).toBeCloseTo(2 / 3, 12);
+    });
+
     it("finds an entry by the context its writer gives, which is kept apart from its content", async () => {
       const memory = await open("bm25");
       await memory.store("chunk", "Use PostgreSQL 16 with pgvector.", {

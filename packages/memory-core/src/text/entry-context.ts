@@ -6,7 +6,8 @@
  */
 import { parseTimestamp } from "../timestamps.js";
 
-const MONTHS = [
+/** The month and weekday names of the date forms. */
+export const MONTHS = [
   "January",
   "February",
   "March",
@@ -20,7 +21,7 @@ const MONTHS = [
   "November",
   "December",
 ];
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+export const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 /** The previous turn is cut to this many characters: enough for what a question repeats of it. */
 export const PREVIOUS_TURN_MAX_CHARS = 500;
