@@ -74,7 +74,7 @@ export {
   type ScoredRow,
   type VectorHit,
 } from "./recall/recall-engine.js";
-export { lendToNeighbours } from "./recall/session-neighbours.js";
+export { lendToNeighbours, type SessionNeighbours } from "./recall/session-neighbours.js";
 export { byCoverage } from "./recall/term-coverage.js";
 export { mergeHits, planTermsByDocuments, type TermPlan } from "./recall/term-plan.js";
 export { cosineSimilarity } from "./recall/vector-math.js";

@@ -159,6 +159,31 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
     });
   });
 
+  describe("session neighbours", () => {
+    it("a question lends its whole score to the reply after it, half to the turn before", async () => {
+      const memory = await open("bm25");
+      const turn = (key: string, content: string, minute: number) => ({
+        key,
+        content,
+        category: "conversation",
+        sessionId: "s1",
+        createdAt: `2025-05-30T10:0${minute}:00.000Z`,
+      });
+      await memory.import([
+        turn("before", "Maria: Sunday was lovely at the lake.", 1),
+        turn("q", "Maria: How often do you work out with your family?", 2),
+        turn("a", "John: Three times a week, it keeps us on track.", 3),
+      ]);
+      const found = await memory.recall("work out family often", { limit: 5, explain: true });
+      const keyword = (key: string) => found.find((e) => e.key === key)?.explain?.keyword;
+      const q = keyword("q");
+      const own = (q?.score ?? Number.NaN) - (q?.neighbour ?? Number.NaN);
+      expect(own).toBeGreaterThan(0);
+      expect((keyword("a")?.neighbour ?? 0) / own).toBeCloseTo(1, 9);
+      expect((keyword("before")?.neighbour ?? 0) / own).toBeCloseTo(0.5, 9);
+    });
+  });
+
   describe("context-aware indexing", () => {
     it("finds an entry by the date it was written, in the forms people ask", async () => {
       const memory = await open("bm25");

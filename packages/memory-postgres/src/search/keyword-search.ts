@@ -1,4 +1,4 @@
-import type { ScoredRow } from "@claw/memory-core";
+import type { ScoredRow, SessionNeighbours } from "@claw/memory-core";
 import {
   byCoverage,
   extractLikeKeywords,
@@ -205,21 +205,21 @@ export async function withSessionNeighbours(
   const where = filterSql({ ...ctx.filter, namespace: undefined, sessionId: undefined }, params);
   const columns = entryColumns(ctx.withEmbedding);
   const side = (op: "<" | ">", order: "DESC" | "ASC") =>
-    `(SELECT ${columns} FROM ${ctx.names.memories} m
+    `(SELECT ${op === ">"} AS after, ${columns} FROM ${ctx.names.memories} m
       WHERE m.namespace = h.namespace AND m.session_id = h.session_id
         AND (m.created_at, m.rid) ${op} (h.created_at, h.rid)${where}
       ORDER BY m.created_at ${order}, m.rid ${order} LIMIT 1)`;
-  const { rows } = await ctx.db.query<PgEntryRow & { hit_rid: number }>(
+  const { rows } = await ctx.db.query<PgEntryRow & { hit_rid: number; after: boolean }>(
     `SELECT h.rid AS hit_rid, n.* FROM ${ctx.names.memories} h
      CROSS JOIN LATERAL (${side("<", "DESC")} UNION ALL ${side(">", "ASC")}) n
      WHERE h.rid = ANY(${rids}::bigint[])`,
     params.values,
   );
-  const neighbours = new Map<number, PgEntryRow[]>();
-  for (const { hit_rid, ...row } of rows) {
-    neighbours.set(hit_rid, [...(neighbours.get(hit_rid) ?? []), row]);
+  const neighbours = new Map<number, SessionNeighbours<PgEntryRow>>();
+  for (const { hit_rid, after, ...row } of rows) {
+    neighbours.set(hit_rid, { ...neighbours.get(hit_rid), [after ? "after" : "before"]: row });
   }
-  return lendToNeighbours(hits, (hit) => neighbours.get(hit.row.rid) ?? [], weight);
+  return lendToNeighbours(hits, (hit) => neighbours.get(hit.row.rid) ?? {}, weight);
 }
 
 /**

@@ -31,9 +31,12 @@ export function withSessionNeighbours(
   return lendToNeighbours(
     hits,
     ({ row }) => {
-      if (row.session_id === null) return [];
+      if (row.session_id === null) return {};
       const args = [row.namespace, row.session_id, row.created_at, row.created_at, row.rid, ...where.params];
-      return [before.get(...args), after.get(...args)].filter((n): n is RankRow => n !== undefined);
+      return {
+        before: before.get(...args) as RankRow | undefined,
+        after: after.get(...args) as RankRow | undefined,
+      };
     },
     weight,
   );
