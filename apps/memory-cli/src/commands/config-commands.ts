@@ -74,7 +74,7 @@ embedding_provider = "auto"        # auto | local | openai | openrouter | gemini
 # embedding_dims = 1536
 search_mode = "hybrid"             # hybrid | embedding | bm25
 merge_strategy = "adaptive"        # adaptive | rrf | weighted
-decay_floor = 0.8                  # share of a score recency never takes away (0 = seed 000)
+decay_floor = 0.95                 # share of a score recency never takes away (0 = seed 000)
 defer_embedding = true             # store returns before the vector is computed
 auto_save = true
 hygiene_enabled = true             # prune old daily/conversation memories every 12 h

@@ -29,7 +29,7 @@ describe("store / get / recall / list / forget / purge", () => {
     const found = await runInProcess(["-w", ws, "--json", "recall", "falcon", "--mode", "bm25"]);
     const [hit] = JSON.parse(found.stdout) as Array<{ key: string; context: string; score: number }>;
     expect(hit).toMatchObject({ key: "db", context: "Project Falcon > Decisions" });
-    // Decades on, the daily entry keeps the floor (0.8) of the score it has today.
+    // Decades on, the daily entry keeps the floor (0.95) of the score it has today.
     const later = await runInProcess([
       "-w",
       ws,
@@ -42,7 +42,7 @@ describe("store / get / recall / list / forget / purge", () => {
       "2099-01-01",
     ]);
     const [old] = JSON.parse(later.stdout) as Array<{ score: number }>;
-    expect((old?.score as number) / (hit?.score as number)).toBeCloseTo(0.8, 6);
+    expect((old?.score as number) / (hit?.score as number)).toBeCloseTo(0.95, 6);
     const bad = await runInProcess(["-w", ws, "recall", "falcon", "--as-of", "someday"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--as-of");

@@ -128,9 +128,9 @@ describe("entry routes", () => {
           payload: { query: "orchid watering schedule", mode: "bm25", now },
         })
       ).json().results[0].score as number;
-    // The only entry has every term: score 1 when fresh, the floor 0.8 of it a year later.
+    // The only entry has every term: score 1 when fresh, the floor 0.95 of it a year later.
     expect(await recallAt("2025-01-01T00:00:00Z")).toBeCloseTo(1, 6);
-    expect(await recallAt("2026-01-01T00:00:00Z")).toBeCloseTo(0.8, 3);
+    expect(await recallAt("2026-01-01T00:00:00Z")).toBeCloseTo(0.95, 3);
     const bad = await app.inject({
       method: "POST",
       url: "/v1/recall",

@@ -160,7 +160,7 @@ export const memorySettingsSchema = z.strictObject(
     decayHalfLifeDays: positiveNumber().default(7),
     /** The share of a score recency never takes away: score × (f + (1 − f) × 2^(−age/half-life)).
      *  0 = seed 000's formula, where a few weeks bury any match. */
-    decayFloor: numberBetween(0, 1).default(0.8),
+    decayFloor: numberBetween(0, 1).default(0.95),
     /** Re-rank recall results by maximal marginal relevance, trading relevance for variety. */
     mmrEnabled: flag().default(false),
     /** MMR's balance: 1 = relevance only, 0 = variety only. */

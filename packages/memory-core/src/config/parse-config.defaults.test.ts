@@ -43,7 +43,7 @@ describe("parseConfig defaults", () => {
       hotCacheSize: 256,
       hotCacheTtlSeconds: 300,
       decayHalfLifeDays: 7,
-      decayFloor: 0.8,
+      decayFloor: 0.95,
       mmrEnabled: false,
       mmrLambda: 0.7,
       longEntryExponent: 0.5,

@@ -19,7 +19,7 @@ export interface SessionNeighbours<R> {
  * to the entries written just before and after it in its session, as if the neighbour's words
  * were indexed with it at a lower weight. A hit that asks a question (isQuestion) lends twice that,
  * at most its whole score, to the entry after it: the reply is what answers it, and the question
- * itself holds the asker's words, not the answer. LoCoMo dev keyword recall@10 0.724 → 0.732 (stored
+ * itself holds the asker's words, not the answer. LoCoMo dev keyword recall@10 0.724 → 0.731 (stored
  * as conversation), MRR 0.543 → 0.568, on PostgreSQL 0.656 → 0.676; BEAM unchanged (its questions
  * are long messages). `neighboursOf` gives a hit's neighbours (none for entries outside sessions);
  * they must already pass the recall's filter. Best first, ties by rid.

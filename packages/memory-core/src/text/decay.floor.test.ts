@@ -5,11 +5,11 @@ import { applyDecay, DEFAULT_DECAY_FLOOR, decayFor } from "./decay.js";
 describe("bounded recency: score × (f + (1 − f) × 2^(−age/h))", () => {
   it.each([
     [0, 1],
-    [7, 0.9],
-    [14, 0.85],
-    [70, 0.8 + 0.2 * 2 ** -10],
-    [Number.POSITIVE_INFINITY, 0.8],
-  ])("with the default floor 0.8, a score aged %s days keeps %s of itself", (age, kept) => {
+    [7, 0.975],
+    [14, 0.9625],
+    [70, 0.95 + 0.05 * 2 ** -10],
+    [Number.POSITIVE_INFINITY, 0.95],
+  ])("with the default floor 0.95, a score aged %s days keeps %s of itself", (age, kept) => {
     expect(applyDecay(1, age, 7, DEFAULT_DECAY_FLOOR)).toBeCloseTo(kept, 12);
   });
 

@@ -3,7 +3,7 @@ import { MemoryError } from "@claw/memory-api";
 
 export const DEFAULT_HALF_LIFE_DAYS = 7;
 /** The share of a score that recency never takes away (`decay_floor`); 0 is seed 000's formula. */
-export const DEFAULT_DECAY_FLOOR = 0.8;
+export const DEFAULT_DECAY_FLOOR = 0.95;
 
 const MS_PER_DAY = 86_400_000;
 
