@@ -14,6 +14,15 @@ const daysAgo = (days: number) => new Date(Date.parse(NOW) - days * DAY).toISOSt
 
 const MODES: readonly SearchMode[] = ["bm25", "embedding", "hybrid"];
 
+/** A conversation turn of `sessionId`, written at 10:0`minute` on 2025-05-30. */
+const turn = (key: string, content: string, minute: number, sessionId = "s1") => ({
+  key,
+  content,
+  category: "conversation",
+  sessionId,
+  createdAt: `2025-05-30T10:0${minute}:00.000Z`,
+});
+
 /**
  * Bounded recency, calibrated scores and context-aware indexing: what recall promises whatever the
  * storage engine (issue 16). Stores are fresh, and `now` is fixed, so ages are exact.
@@ -162,13 +171,6 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
   describe("session neighbours", () => {
     it("a question lends its whole score to the reply after it, half to the turn before", async () => {
       const memory = await open("bm25");
-      const turn = (key: string, content: string, minute: number) => ({
-        key,
-        content,
-        category: "conversation",
-        sessionId: "s1",
-        createdAt: `2025-05-30T10:0${minute}:00.000Z`,
-      });
       await memory.import([
         turn("before", "Maria: Sunday was lovely at the lake.", 1),
         turn("q", "Maria: How often do you work out with your family?", 2),
@@ -254,13 +256,6 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
     it("finds a turn by the words of the turn before it, and forgets them with it", async () => {
       // Neighbour lending off: only the indexed context can find the answer.
       const memory = await open("bm25", { sessionContextWeight: 0 });
-      const turn = (key: string, content: string, minute: number) => ({
-        key,
-        content,
-        category: "conversation",
-        sessionId: "s1",
-        createdAt: `2025-05-30T10:0${minute}:00.000Z`,
-      });
       // Written out of order: the question arrives after the answer it precedes.
       await memory.import([turn("a", "Caroline: Bouldering, twice a week.", 2)]);
       await memory.import([turn("q", "Melanie: Which sport did you pick up this spring?", 1)]);
@@ -288,13 +283,6 @@ export function describeRecallRankingContract(harness: MemoryContractHarness): v
 
     it("re-indexes the turn that followed a turn moved to another session", async () => {
       const memory = await open("bm25", { sessionContextWeight: 0 });
-      const turn = (key: string, content: string, minute: number, sessionId: string) => ({
-        key,
-        content,
-        category: "conversation",
-        sessionId,
-        createdAt: `2025-05-30T10:0${minute}:00.000Z`,
-      });
       await memory.import([
         turn("q", "Melanie: Which sport did you pick up this spring?", 1, "s1"),
         turn("a", "Caroline: Bouldering, twice a week.", 2, "s1"),
