@@ -8,7 +8,9 @@ import { runBinary, tempWorkspace } from "./test-support/cli-harness.js";
  * (serve, watch and mcp run until stopped; they have their own tests.)
  */
 describe("every command through the built binary", () => {
-  it("runs end to end with the expected exit codes and output", async () => {
+  // ~45 processes started one after another: ~16 s on an idle 2-core machine, over 60 s on a busy
+  // one (each start of Node and the CLI's modules competes for the cores).
+  it("runs end to end with the expected exit codes and output", { timeout: 300_000 }, async () => {
     const ws = tempWorkspace();
     mkdirSync(join(ws, "memory"));
     writeFileSync(join(ws, "MEMORY.md"), "# Memory\n\nThe user prefers dark roast coffee.\n");
