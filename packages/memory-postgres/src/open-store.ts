@@ -11,6 +11,7 @@ import { type SqlNames, sqlNames } from "./db/sql-names.js";
 import { prepareStatementsOn } from "./db/statement-names.js";
 import { createTableAnalyzer, type TableAnalyzer } from "./db/table-analyzer.js";
 import { type BulkIndex, createBulkIndex } from "./embedding/bulk-index.js";
+import { cacheCopyWriter } from "./embedding/cache-copy.js";
 import { postgresVectorRows } from "./embedding/claims.js";
 import { createEmbeddingCache, type EmbeddingCache } from "./embedding/embedding-cache.js";
 import { applyFingerprint } from "./embedding/fingerprint.js";
@@ -92,12 +93,15 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       return { schemaVersion, vectors };
     });
     const analyzer = createTableAnalyzer(db, names, options.logger);
+    // Imports and an import's cache entries go by COPY where the server takes it.
+    const copyIn = await acceptsCopyIn(db);
     const cache =
       provider === null
         ? null
         : createEmbeddingCache(db, names, {
             maxEntries: options.settings.embeddingCacheMax,
             now: options.now,
+            ...(copyIn ? { writeMany: cacheCopyWriter(pool, names) } : {}),
           });
     // Vector writes move the change stamp and carry the cache's new entries (claims.ts).
     const leaseMs = options.settings.embeddingRetryDeadlineMs + options.settings.embeddingTimeoutMs;
@@ -152,7 +156,6 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
         "embedding_batch_api is not supported by the postgres backend: backfill uses normal requests",
       );
     }
-    const copyIn = await acceptsCopyIn(db);
     const claimLeaseMs = worker !== null && (options.settings.deferEmbedding ?? true) ? leaseMs : null;
     return {
       pool,

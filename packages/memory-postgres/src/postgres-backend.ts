@@ -7,7 +7,7 @@ import { bumpChanges, readChanges } from "./db/change-stamp.js";
 import { endPool, inTransaction, storageError } from "./db/pool.js";
 import { clearVectors } from "./embedding/backfill.js";
 import { releaseClaims } from "./embedding/claims.js";
-import type { PendingCacheEntries } from "./embedding/embedding-cache.js";
+import { PENDING_MAX, type PendingCacheEntries } from "./embedding/embedding-cache.js";
 import type { StoreParts } from "./open-store.js";
 import { postgresRecallSource } from "./search/recall-source.js";
 import { createTermPlanner } from "./search/term-stats.js";
@@ -91,6 +91,8 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
   const writeByCopy: NonNullable<MemoryBackend["writeBulk"]> = async (writes, removals, removedAs) => {
     // Every write made and encoded first: a bad one throws before anything is sent.
     const staged = stageWrites(writes, options.newId);
+    // The vectors this import embedded wait in the embedding cache: one COPY writes them.
+    await db(async () => parts.cache?.flush());
     await db(() => parts.bulkIndex.beforeWrite(staged.rows));
     try {
       const result = await db(() =>
@@ -126,7 +128,7 @@ export function postgresBackend(options: PostgresBackendOptions): MemoryBackend<
           // A session turn's place, read first; null when it moves (a transaction writes it then).
           const turn = only === null || only.sessionId === null ? null : await readTurnAround(d, names, only);
           if (only !== null && (only.sessionId === null || turn !== null)) {
-            taken.cache = parts.cache?.takePending() ?? null;
+            taken.cache = parts.cache?.takePending(PENDING_MAX) ?? null;
             return writeEntries(d, writes, {
               ...writeOptions,
               bumpChanges: true,

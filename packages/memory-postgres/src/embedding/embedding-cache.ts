@@ -14,6 +14,10 @@ import { vectorText } from "../db/vector-text.js";
  * waiting writes them all, and `flush()` writes what is left (Memory.flush(), close). Losing them
  * (a killed process) costs only a provider call later.
  *
+ * With a writer of many entries (`writeMany`: COPY, cache-copy.ts) up to HOLD_MAX wait: an import's
+ * vectors, embedded in batches, are then written together by one COPY before its rows (`flush()`),
+ * and a background batch's by its vector write. A `store()` carries them only when they are few.
+ *
  * Only statements of one shape carry them — the write's rows first, then these entries in key
  * order — and never a transaction of several statements or a lookup: rows are then always locked
  * in one order, and two servers carrying the same entries cannot deadlock.
@@ -25,8 +29,11 @@ export interface EmbeddingCache {
     model: string,
     entries: ReadonlyArray<readonly [string, Float32Array]>,
   ): Promise<void>;
-  /** The entries waiting to be written, handed to a write statement that inserts them (cacheInsertSql). */
-  takePending(): PendingCacheEntries | null;
+  /**
+   * The entries waiting to be written, handed to a write statement that inserts them
+   * (cacheInsertSql); none when more than `max` wait (they wait on for another write or flush()).
+   */
+  takePending(max?: number): PendingCacheEntries | null;
   /** Gives entries back to wait again (the write that took them failed). */
   restore(entries: PendingCacheEntries): void;
   /** Writes the entries still waiting. */
@@ -47,8 +54,16 @@ export interface PendingCacheEntries {
  */
 const EVICT_EVERY_MIN = 64;
 const EVICT_EVERY_SHARE = 0.1;
-/** Most entries that wait for a statement to carry them; a bigger put (a backfill's) is written at once. */
-const PENDING_MAX = 16;
+/**
+ * Most entries that wait for a statement to carry them, and that a `store()` carries; without
+ * writeMany, a bigger put (a backfill's) is written at once.
+ */
+export const PENDING_MAX = 16;
+/**
+ * Most entries that wait when many can be written at once (writeMany): an import's vectors, put in
+ * batches of the provider's size, up to the store's import batch (1,000 by default) and more.
+ */
+const HOLD_MAX = 2_048;
 
 /**
  * An INSERT of new cache entries, from the five parameters starting at `$first`
@@ -82,8 +97,15 @@ export function cacheInsertParams(entries: PendingCacheEntries): unknown[] {
 export function createEmbeddingCache(
   db: Queryable,
   names: SqlNames,
-  options: { maxEntries: number; now: () => Date },
+  options: {
+    maxEntries: number;
+    now: () => Date;
+    /** Writes many entries at once (by COPY: cache-copy.ts); without it, an INSERT takes them. */
+    writeMany?: (entries: PendingCacheEntries) => Promise<void>;
+  },
 ): EmbeddingCache {
+  const { writeMany } = options;
+  const hold = writeMany === undefined ? PENDING_MAX : HOLD_MAX;
   const evictEvery = Math.max(EVICT_EVERY_MIN, Math.floor(options.maxEntries * EVICT_EVERY_SHARE));
   /** The eviction under way: one at a time in a process; puts meanwhile do not start another. */
   let evicting: Promise<void> | null = null;
@@ -92,8 +114,8 @@ export function createEmbeddingCache(
   let pending = new Map<string, { provider: string; model: string; hash: string; vector: Float32Array }>();
   const keyOf = (provider: string, model: string, hash: string) => `${provider}\u0000${model}\u0000${hash}`;
 
-  function takePending(): PendingCacheEntries | null {
-    if (pending.size === 0) return null;
+  function takePending(max = Number.POSITIVE_INFINITY): PendingCacheEntries | null {
+    if (pending.size === 0 || pending.size > max) return null;
     // In key order: the order in which the INSERT locks rows of the cache that exist already.
     const rows = [...pending.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -113,7 +135,8 @@ export function createEmbeddingCache(
     const taken = takePending();
     if (taken === null) return;
     try {
-      await db.query(cacheInsertSql(names, 1, taken), cacheInsertParams(taken));
+      if (writeMany !== undefined && taken.rows.length > PENDING_MAX) await writeMany(taken);
+      else await db.query(cacheInsertSql(names, 1, taken), cacheInsertParams(taken));
     } catch (error) {
       restore(taken);
       throw error;
@@ -170,7 +193,7 @@ export function createEmbeddingCache(
       }
       putSinceEviction += entries.length;
       const evict = putSinceEviction >= evictEvery;
-      if (pending.size <= PENDING_MAX && !evict) return;
+      if (pending.size <= hold && !evict) return;
       await flush();
       if (!evict || evicting !== null) return;
       putSinceEviction = 0;
