@@ -112,9 +112,10 @@ forEachTestDatabase((database) => {
         expect(inserts.length).toBeGreaterThan(0);
       }
       const names = sqlNames(schema);
-      const { rows } = await database().query<{ content_hash: string; embedding: number[] }>(
-        `SELECT content_hash, embedding FROM ${names.cache}`,
-      );
+      const rows = (await database().query(`SELECT content_hash, embedding FROM ${names.cache}`)).rows as {
+        content_hash: string;
+        embedding: number[];
+      }[];
       expect(rows).toHaveLength(300);
       // The cached vector is the row's (as float32: PGlite's went as decimal text).
       const exported = await memory.export({ includeEmbeddings: true });
@@ -169,9 +170,7 @@ forEachTestDatabase((database) => {
             }
           }),
         );
-        const { rows } = await database().query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${names.cache}`,
-        );
+        const { rows } = await database().query(`SELECT count(*)::int AS n FROM ${names.cache}`);
         expect(rows[0]?.n).toBeGreaterThan(0);
         expect(rows[0]?.n).toBeLessThanOrEqual(300);
       } finally {

@@ -124,6 +124,22 @@ export function buildMemoryMb(
 }
 
 /**
+ * The rows the memories table holds now, as the planner estimates them: its rows per page when last
+ * analysed times the pages it has now. The last ANALYZE's count alone lags a bulk import by up to
+ * half (ANALYZE runs when the table doubled: db/table-analyzer.ts), and a build sized for half the
+ * graph goes on on disk, far slower. Never analysed: counted.
+ */
+export async function estimateTableRows(client: Queryable, names: SqlNames): Promise<number> {
+  const { rows } = await client.query<{ rows: number }>(
+    `SELECT CASE WHEN c.reltuples > 0 AND c.relpages > 0
+       THEN c.reltuples / c.relpages * (pg_relation_size(c.oid) / current_setting('block_size')::float8)
+       ELSE (SELECT count(*) FROM ${names.memories})::float8 END AS rows
+     FROM pg_class c WHERE c.oid = '${names.memories}'::regclass`,
+  );
+  return Math.round(Number(rows[0]?.rows ?? 0));
+}
+
+/**
  * An HNSW index (cosine) over the vectors of the current dimensions, through a cast of the float4
  * array and partial on its length, so a vector of another size can never break a write. Indexes
  * for other dimensions or types (an earlier provider, an older pgvector) are dropped, and so is one
@@ -148,17 +164,15 @@ export async function ensureHnswIndex(
     if (name !== wanted || !valid) await client.query(`DROP INDEX IF EXISTS ${names.schema}."${name}"`);
   }
   if (search.index === null || rows.some((r) => r.name === wanted && r.valid)) return;
-  // The planner's row count (a bulk import analysed the table as it went) and the session's setting.
-  const { rows: sizes } = await client.query<{ rows: number; current_mb: number }>(
-    `SELECT greatest(c.reltuples, 0)::float8 AS rows,
-       (SELECT setting::float8 / 1024 FROM pg_settings WHERE name = 'maintenance_work_mem') AS current_mb
-     FROM pg_class c WHERE c.oid = '${names.memories}'::regclass`,
+  // The rows the graph will hold, and the session's setting.
+  const { rows: settings } = await client.query<{ current_mb: number }>(
+    "SELECT setting::float8 / 1024 AS current_mb FROM pg_settings WHERE name = 'maintenance_work_mem'",
   );
   const memory = buildMemoryMb(
-    Number(sizes[0]?.rows ?? 0),
+    await estimateTableRows(client, names),
     search.dimensions,
     search.index.opclass.endsWith(".halfvec_cosine_ops"),
-    Math.floor(Number(sizes[0]?.current_mb ?? 0)),
+    Math.floor(Number(settings[0]?.current_mb ?? 0)),
   );
   await client.query(`SET maintenance_work_mem = '${memory}MB'`);
   try {
