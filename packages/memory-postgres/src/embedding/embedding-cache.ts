@@ -19,8 +19,9 @@ import { vectorText } from "../db/vector-text.js";
  * and a background batch's by its vector write. A `store()` carries them only when they are few.
  *
  * Only statements of one shape carry them — the write's rows first, then these entries in key
- * order — and never a transaction of several statements or a lookup: rows are then always locked
- * in one order, and two servers carrying the same entries cannot deadlock.
+ * order — and never a transaction in which another statement locks rows, nor a lookup (writeMany's
+ * transaction stages them first, then one INSERT locks them in key order): rows are then always
+ * locked in one order, and two servers carrying the same entries cannot deadlock.
  */
 export interface EmbeddingCache {
   get(provider: string, model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
