@@ -56,6 +56,7 @@ describe('createMemory with backend = "postgres"', () => {
       textSearchConfig: "english",
       poolMax: 3,
       preparedStatements: true,
+      indexBuildMemoryMb: 1024,
       embeddings: provider,
       closeProvider: false,
     });

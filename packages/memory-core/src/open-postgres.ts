@@ -14,6 +14,7 @@ export interface PostgresOpenOptions {
   textSearchConfig: string;
   poolMax: number;
   preparedStatements: boolean;
+  indexBuildMemoryMb: number;
   settings: MemoryConfig["memory"];
   embeddings: EmbeddingProvider | null;
   embeddingUnavailableReason?: string;
@@ -52,13 +53,19 @@ export async function openPostgres(
   config: MemoryConfig,
   options: Omit<
     PostgresOpenOptions,
-    "url" | "schema" | "textSearchConfig" | "poolMax" | "preparedStatements" | "settings"
+    | "url"
+    | "schema"
+    | "textSearchConfig"
+    | "poolMax"
+    | "preparedStatements"
+    | "indexBuildMemoryMb"
+    | "settings"
   > & {
     importModule?: ModuleImporter;
   },
 ): Promise<Memory> {
   const url = requirePostgresUrl(config);
-  const { schema, textSearchConfig, poolMax, preparedStatements } = config.postgres;
+  const { schema, textSearchConfig, poolMax, preparedStatements, indexBuildMemoryMb } = config.postgres;
   let mod: PostgresModule;
   try {
     mod = (await (options.importModule ?? importFromHere)(POSTGRES_PACKAGE)) as PostgresModule;
@@ -83,6 +90,7 @@ export async function openPostgres(
     textSearchConfig,
     poolMax,
     preparedStatements,
+    indexBuildMemoryMb,
     settings: config.memory,
   });
 }

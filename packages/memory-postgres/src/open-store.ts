@@ -10,6 +10,7 @@ import { createPool, endPool, type Pool, type Queryable, typed } from "./db/pool
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
 import { prepareStatementsOn } from "./db/statement-names.js";
 import { createTableAnalyzer, type TableAnalyzer } from "./db/table-analyzer.js";
+import { createBuildMemoryNotes } from "./embedding/build-memory-notes.js";
 import { type BulkIndex, createBulkIndex } from "./embedding/bulk-index.js";
 import { cacheCopyWriter } from "./embedding/cache-copy.js";
 import { postgresVectorRows } from "./embedding/claims.js";
@@ -32,6 +33,8 @@ export interface OpenStoreOptions extends BackendOpenOptions {
   textSearchConfig: string;
   /** Statements are prepared once per connection (PostgresMemoryOptions.preparedStatements). */
   preparedStatements: boolean;
+  /** Most memory (MB) an HNSW build asks for (PostgresMemoryOptions.indexBuildMemoryMb). */
+  indexBuildMemoryMb: number;
   /** Vectors were written by this server: recall caches must forget their results. */
   onVectorsWritten: () => void;
 }
@@ -79,6 +82,8 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
   const db = typed(pool, options.preparedStatements);
   try {
     const warnings: string[] = [];
+    const buildNotes = createBuildMemoryNotes(warnings, options.logger);
+    const maxMemoryMb = options.indexBuildMemoryMb;
     const { provider } = options;
     const opened = await withSchemaLock(pool, names, async (client) => {
       const schemaVersion = await migrate(client, names);
@@ -89,7 +94,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       const { search: vectors, unindexed } = vectorSearchFor(pgvector, provider.dimensions);
       if (unindexed !== undefined) warnings.push(unindexed);
       await applyFingerprint(client, names, provider, options.logger);
-      await ensureHnswIndex(client, names, vectors);
+      buildNotes.record(await ensureHnswIndex(client, names, vectors, { maxMemoryMb }));
       return { schemaVersion, vectors };
     });
     const analyzer = createTableAnalyzer(db, names, options.logger);
@@ -112,6 +117,8 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       db,
       names,
       search: opened.vectors,
+      buildNotes,
+      maxMemoryMb,
       warnings,
       logger: options.logger,
     });

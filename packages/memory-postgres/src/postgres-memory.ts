@@ -8,6 +8,7 @@ import {
   uuidV7,
 } from "@claw/memory-core";
 import { storageError } from "./db/pool.js";
+import { DEFAULT_BUILD_MEMORY_MAX_MB, MAX_BUILD_MEMORY_MB } from "./embedding/vector-index.js";
 import { openStore } from "./open-store.js";
 import { postgresBackend } from "./postgres-backend.js";
 import {
@@ -33,6 +34,12 @@ export const PostgresMemory = {
     }
     const settings = options.settings ?? DEFAULT_CONFIG.memory;
     const poolMax = check.limitOf(options.poolMax, "poolMax", DEFAULT_POOL_MAX, 10_000);
+    const indexBuildMemoryMb = check.limitOf(
+      options.indexBuildMemoryMb,
+      "indexBuildMemoryMb",
+      DEFAULT_BUILD_MEMORY_MAX_MB,
+      MAX_BUILD_MEMORY_MB,
+    );
     const logger = options.logger ?? silentLogger;
     const now = options.now ?? (() => new Date());
     const newId = options.newId ?? uuidV7;
@@ -48,6 +55,7 @@ export const PostgresMemory = {
         schema: options.schema ?? DEFAULT_SCHEMA,
         textSearchConfig,
         preparedStatements: options.preparedStatements ?? true,
+        indexBuildMemoryMb,
         settings,
         provider,
         logger,

@@ -31,6 +31,7 @@ describe("applyEnvironment", () => {
       textSearchConfig: "english",
       poolMax: 10,
       preparedStatements: true,
+      indexBuildMemoryMb: 1024,
     });
     expect(applyEnvironment(config, { CLAW_MEMORY_PG_URL: " " }).postgres.url).toBe("postgres://file/claw");
     expect(config.postgres.url).toBe("postgres://file/claw");

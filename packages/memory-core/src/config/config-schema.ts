@@ -290,6 +290,12 @@ const postgresSettingsSchema = z.strictObject(
     poolMax: positiveInteger().default(10),
     /** Statements prepared once per connection; false behind PgBouncer in transaction mode before 1.21. */
     preparedStatements: flag().default(true),
+    /**
+     * Most memory (MB) building the vector index may take (maintenance_work_mem; the role's own
+     * setting when higher). A graph larger than this is built partly on disk, several times slower,
+     * and status() says so: ~1 KB a row at 64 dimensions, ~7 KB at 1536.
+     */
+    indexBuildMemoryMb: positiveInteger().default(1024),
   },
   expected("a table of postgres settings"),
 );

@@ -77,6 +77,7 @@ describe("parseConfig defaults", () => {
       textSearchConfig: "english",
       poolMax: 10,
       preparedStatements: true,
+      indexBuildMemoryMb: 1024,
     });
   });
 

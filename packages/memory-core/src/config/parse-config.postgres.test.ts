@@ -15,6 +15,7 @@ describe("[postgres]", () => {
         'text_search_config = "pg_catalog.german"',
         "pool_max = 4",
         "prepared_statements = false",
+        "index_build_memory_mb = 4096",
       ].join("\n"),
     );
     expect(config.memory.backend).toBe("postgres");
@@ -24,6 +25,7 @@ describe("[postgres]", () => {
       textSearchConfig: "pg_catalog.german",
       poolMax: 4,
       preparedStatements: false,
+      indexBuildMemoryMb: 4096,
     });
   });
 
@@ -33,6 +35,8 @@ describe("[postgres]", () => {
     ['text_search_config = "english; drop table x"', "postgres.text_search_config"],
     ["pool_max = 0", "postgres.pool_max"],
     ['prepared_statements = "no"', "postgres.prepared_statements"],
+    ["index_build_memory_mb = 0", "postgres.index_build_memory_mb"],
+    ["index_build_memory_mb = 1.5", "postgres.index_build_memory_mb"],
   ])("refuses %s, naming the key", (line, key) => {
     const error = thrownBy(() => loadConfigFromToml(`[postgres]\n${line}\n`));
     expect(isMemoryError(error, "INVALID_INPUT")).toBe(true);

@@ -7,8 +7,9 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { sqlNames } from "../db/sql-names.js";
 import { forEachTestDatabase, needsPgvector } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
+import { createBuildMemoryNotes } from "./build-memory-notes.js";
 import { BULK_WARNING, createBulkIndex } from "./bulk-index.js";
-import { loadPgvector, vectorSearchFor } from "./vector-index.js";
+import { DEFAULT_BUILD_MEMORY_MAX_MB, loadPgvector, vectorSearchFor } from "./vector-index.js";
 
 const embeddings = createHashingEmbeddingProvider({ dimensions: 16 });
 const notes = (count: number, from = 0) =>
@@ -98,13 +99,19 @@ forEachTestDatabase((database) => {
         built = resolve;
       });
       const warnings: string[] = [];
+      const logger = {
+        ...silentLogger,
+        debug: (message: string) => message.includes("built again") && built(),
+      };
       const bulk = createBulkIndex({
         pool,
         db: pool,
         names,
         search,
         warnings,
-        logger: { ...silentLogger, debug: (message: string) => message.includes("built again") && built() },
+        buildNotes: createBuildMemoryNotes(warnings, logger),
+        maxMemoryMb: DEFAULT_BUILD_MEMORY_MAX_MB,
+        logger,
         idleMs: 20,
       });
       await bulk.beforeWrite(600);

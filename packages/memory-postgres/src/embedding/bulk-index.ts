@@ -2,6 +2,7 @@ import type { Logger } from "@claw/memory-api";
 import { withSchemaLock } from "../db/migrate.js";
 import type { Pool, Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import type { BuildMemoryNotes } from "./build-memory-notes.js";
 import { dropHnswIndex, ensureHnswIndex, type VectorSearch } from "./vector-index.js";
 
 /**
@@ -47,12 +48,16 @@ export interface BulkIndexOptions {
   /** The store's warnings (status()): the bulk warning is there while the index is aside. */
   warnings: string[];
   logger: Logger;
+  /** Records whether a rebuild's graph fit in its memory (status()). */
+  buildNotes: BuildMemoryNotes;
+  /** Most memory (MB) a rebuild asks for (indexBuildMemoryMb). */
+  maxMemoryMb: number;
   /** How long without a bulk or vector write before the index is built again (default 5 s). */
   idleMs?: number;
 }
 
 export function createBulkIndex(options: BulkIndexOptions): BulkIndex {
-  const { pool, db, names, search, warnings, logger } = options;
+  const { pool, db, names, search, warnings, logger, buildNotes, maxMemoryMb } = options;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   let aside = false;
   /** Set when the index cannot be dropped here (not its owner): bulk imports keep it. */
@@ -112,9 +117,10 @@ export function createBulkIndex(options: BulkIndexOptions): BulkIndex {
     aside = false;
     building ??= (async () => {
       try {
-        await withSchemaLock(pool, names, (client) =>
-          ensureHnswIndex(client, names, search, { concurrently: true }),
+        const build = await withSchemaLock(pool, names, (client) =>
+          ensureHnswIndex(client, names, search, { concurrently: true, maxMemoryMb }),
         );
+        buildNotes.record(build);
         logger.debug("vector index built again after a bulk import");
         replaceWarning(null);
       } catch (error) {

@@ -99,28 +99,47 @@ export function vectorSearchFor(
 /**
  * Memory for an HNSW build, in MB. pgvector builds the graph in memory while it fits in
  * `maintenance_work_mem`, and on disk, far slower, after: 1M × 64 dims took 8 min with 1 GB and
- * had not finished after 38 min with 256 MB. A build asks for what its graph needs (buildMemoryMb),
- * at least BUILD_MEMORY_MIN_MB, at most BUILD_MEMORY_MAX_MB unless the role's own setting is higher.
+ * had not finished after 38 min with 256 MB. A build asks for what its graph needs (graphMemoryMb),
+ * at least BUILD_MEMORY_MIN_MB, at most the store's `indexBuildMemoryMb` (default
+ * DEFAULT_BUILD_MEMORY_MAX_MB) unless the role's own setting is higher.
  */
 const BUILD_MEMORY_MIN_MB = 256;
-const BUILD_MEMORY_MAX_MB = 1024;
+export const DEFAULT_BUILD_MEMORY_MAX_MB = 1024;
+/** PostgreSQL's largest `maintenance_work_mem` (2 TB less 1 kB), in whole MB. */
+export const MAX_BUILD_MEMORY_MB = 2_097_151;
 /** The graph's bytes per row besides the vector: the element and its neighbour lists (m = 16), with room. */
 const GRAPH_BYTES_PER_ROW = 768;
 
+/** The memory (MB) pgvector's graph of `rows` vectors of `dimensions` takes while it is built. */
+export function graphMemoryMb(rows: number, dimensions: number, halfPrecision: boolean): number {
+  const perRow = dimensions * (halfPrecision ? 2 : 4) + GRAPH_BYTES_PER_ROW;
+  return Math.ceil((Math.max(0, rows) * perRow) / 2 ** 20);
+}
+
 /**
- * The `maintenance_work_mem` (MB) an HNSW build of `rows` vectors of `dimensions` asks for:
- * their graph's size, within BUILD_MEMORY_MIN_MB and BUILD_MEMORY_MAX_MB, or `currentMb` (the
- * session's setting) when that is more.
+ * The `maintenance_work_mem` (MB) an HNSW build of a graph of `neededMb` asks for: that, within
+ * BUILD_MEMORY_MIN_MB (or `maxMb` when lower) and `maxMb`, or `currentMb` (the session's setting)
+ * when that is more.
  */
 export function buildMemoryMb(
-  rows: number,
-  dimensions: number,
-  halfPrecision: boolean,
+  neededMb: number,
   currentMb: number,
+  maxMb: number = DEFAULT_BUILD_MEMORY_MAX_MB,
 ): number {
-  const perRow = dimensions * (halfPrecision ? 2 : 4) + GRAPH_BYTES_PER_ROW;
-  const needed = Math.ceil((Math.max(0, rows) * perRow) / 2 ** 20);
-  return Math.max(currentMb, Math.min(BUILD_MEMORY_MAX_MB, Math.max(BUILD_MEMORY_MIN_MB, needed)));
+  return Math.max(currentMb, Math.min(maxMb, Math.max(Math.min(BUILD_MEMORY_MIN_MB, maxMb), neededMb)));
+}
+
+/** An HNSW build: the rows it was sized for, the memory their graph needs and what it was given (MB). */
+export interface IndexBuild {
+  rows: number;
+  neededMb: number;
+  memoryMb: number;
+}
+
+/** What a build whose graph did not fit in its memory tells the operator (status(), one warning); null when it fit. */
+export function buildMemoryWarning(build: IndexBuild | null): string | null {
+  if (build === null || build.neededMb <= build.memoryMb) return null;
+  return `the vector index's last build needed ~${build.neededMb} MB for ${build.rows} rows and had ${build.memoryMb} MB (maintenance_work_mem): pgvector built the rest of its graph on disk, several times slower; raise [postgres] index_build_memory_mb (indexBuildMemoryMb to PostgresMemory.open) or the role's maintenance_work_mem`;
 }
 
 /**
@@ -150,9 +169,9 @@ export async function ensureHnswIndex(
   client: Queryable,
   names: SqlNames,
   search: VectorSearch,
-  options: { concurrently?: boolean } = {},
-): Promise<void> {
-  if (search.kind !== "pgvector") return;
+  options: { concurrently?: boolean; maxMemoryMb?: number } = {},
+): Promise<IndexBuild | null> {
+  if (search.kind !== "pgvector") return null;
   const wanted = search.index?.name;
   const { rows } = await client.query<{ name: string; valid: boolean }>(
     `SELECT c.relname AS name, i.indisvalid AS valid
@@ -163,16 +182,21 @@ export async function ensureHnswIndex(
   for (const { name, valid } of rows) {
     if (name !== wanted || !valid) await client.query(`DROP INDEX IF EXISTS ${names.schema}."${name}"`);
   }
-  if (search.index === null || rows.some((r) => r.name === wanted && r.valid)) return;
+  if (search.index === null || rows.some((r) => r.name === wanted && r.valid)) return null;
   // The rows the graph will hold, and the session's setting.
   const { rows: settings } = await client.query<{ current_mb: number }>(
     "SELECT setting::float8 / 1024 AS current_mb FROM pg_settings WHERE name = 'maintenance_work_mem'",
   );
-  const memory = buildMemoryMb(
-    await estimateTableRows(client, names),
+  const tableRows = await estimateTableRows(client, names);
+  const neededMb = graphMemoryMb(
+    tableRows,
     search.dimensions,
     search.index.opclass.endsWith(".halfvec_cosine_ops"),
+  );
+  const memory = buildMemoryMb(
+    neededMb,
     Math.floor(Number(settings[0]?.current_mb ?? 0)),
+    options.maxMemoryMb,
   );
   await client.query(`SET maintenance_work_mem = '${memory}MB'`);
   try {
@@ -184,6 +208,7 @@ export async function ensureHnswIndex(
   } finally {
     await client.query("RESET maintenance_work_mem");
   }
+  return { rows: tableRows, neededMb, memoryMb: memory };
 }
 
 /** Drops the HNSW index (a bulk import sets it aside: bulk-index.ts), without blocking readers. */
