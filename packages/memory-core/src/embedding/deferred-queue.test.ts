@@ -51,14 +51,44 @@ describe("DeferredQueue", () => {
 
   it("runs at most `concurrency` batches at once", async () => {
     const { queue, ran, releaseAll } = heldQueue(2, 1);
-    queue.enqueue([1, 2, 3, 4].map((rid) => ({ rid, text: `t${rid}` })));
+    queue.enqueue([1, 2, 3, 4, 5].map((rid) => ({ rid, text: `t${rid}` })));
     await tick();
-    expect(ran.length).toBe(2);
+    expect(ran.map((b) => b.map((j) => j.rid))).toEqual([[1], [2]]);
     releaseAll();
     await tick();
-    expect(ran.length).toBe(4);
+    expect(ran.map((b) => b.map((j) => j.rid))).toEqual([[1], [2], [3], [4]]);
+    releaseAll();
+    await tick();
+    expect(ran.map((b) => b.map((j) => j.rid))).toEqual([[1], [2], [3], [4], [5]]);
     releaseAll();
     await queue.flush();
+    expect(queue.pending).toBe(0);
+  });
+
+  it("gathers jobs that come while a batch runs into the next batch, until they fill more than one", async () => {
+    const { queue, ran, releaseAll } = heldQueue(2, 4);
+    queue.enqueue([{ rid: 1, text: "a" }]);
+    await tick();
+    // One at a time, as store() calls awaited one after another queue them: a batch's worth (4).
+    for (const rid of [2, 3, 4, 5]) {
+      queue.enqueue([{ rid, text: `t${rid}` }]);
+      await tick();
+    }
+    expect(ran.map((b) => b.map((j) => j.rid))).toEqual([[1]]);
+    expect(queue.pending).toBe(5);
+    // A sixth makes more than a batch: a second batch starts beside the first.
+    queue.enqueue([{ rid: 6, text: "t6" }]);
+    await tick();
+    expect(ran.map((b) => b.map((j) => j.rid))).toEqual([[1], [2, 3, 4, 5]]);
+    queue.enqueue([{ rid: 7, text: "t7" }]);
+    await tick();
+    expect(ran).toHaveLength(2);
+    releaseAll();
+    await tick();
+    expect(ran.map((b) => b.map((j) => j.rid))).toEqual([[1], [2, 3, 4, 5], [6, 7]]);
+    releaseAll();
+    await queue.flush();
+    expect(queue.pending).toBe(0);
   });
 
   it("reports a failed batch and keeps going", async () => {

@@ -11,8 +11,9 @@ export interface DeferredQueueOptions<J> {
 
 /**
  * Deferred embedding jobs keyed by row: a newer job for a row replaces the queued one; work starts
- * on the next turn of the event loop, so store() calls awaited one after another join one batch;
- * at most `concurrency` batches run at once. Shared by the SQLite pipeline and the PostgreSQL worker.
+ * on the next turn of the event loop, so store() calls made in one turn join one batch; while a
+ * batch runs, the jobs that follow gather into the next one until they fill more than a batch; at
+ * most `concurrency` batches run at once. Shared by the SQLite pipeline and the PostgreSQL worker.
  */
 export class DeferredQueue<J extends { rid: number }> {
   private readonly queue = new Map<number, J>();
@@ -74,6 +75,10 @@ export class DeferredQueue<J extends { rid: number }> {
     while (!this.stopped && this.queue.size > 0 && this.inFlight < Math.max(1, this.options.concurrency)) {
       const batch = this.options.nextBatch([...this.queue.values()]);
       if (batch.length === 0) return;
+      // With a batch running, another starts only for more than one batch's worth of jobs: jobs
+      // that come one by one (store() after store()) wait for it and then go together, one provider
+      // request and one write for many, instead of one each competing with the writes that queue them.
+      if (this.inFlight > 0 && batch.length === this.queue.size) return;
       for (const job of batch) this.queue.delete(job.rid);
       this.inFlight++;
       this.runningJobs += batch.length;

@@ -22,22 +22,28 @@ describe("deferred embeddings", () => {
       id: inner.id,
       model: inner.model,
       dimensions: inner.dimensions,
+      maxBatchSize: 1,
       async embed(texts: readonly string[], options?: { purpose?: "query" | "document" }) {
         if (options?.purpose !== "query" && documentCalls++ === 0) await firstHeld;
         return inner.embed(texts, options);
       },
     };
+    // One text a request (maxBatchSize). With a batch running, another starts only for more than a
+    // batch of jobs: the second version goes beside the first with another entry's job behind it.
     const memory = openTestMemory({ embeddings: slowFirst });
     await memory.store("a", "the first version of the text");
     await new Promise((resolve) => setImmediate(resolve)); // the first request is now in flight
-    await memory.store("a", "a completely different second version");
+    await Promise.all([
+      memory.store("a", "a completely different second version"),
+      memory.store("b", "another entry"),
+    ]);
     while (documentCalls < 2) await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
     releaseFirst();
     await memory.flush();
-    const [exported] = await memory.export({ includeEmbeddings: true });
+    const exported = (await memory.export({ includeEmbeddings: true })).find((e) => e.key === "a");
     const [expected] = await inner.embed(["a completely different second version"]);
-    expect(documentCalls).toBe(2);
+    expect(documentCalls).toBe(3);
     expect(Array.from(exported?.embedding ?? [])).toEqual(Array.from(expected as Float32Array));
   });
 });
