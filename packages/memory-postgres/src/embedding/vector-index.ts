@@ -139,7 +139,7 @@ export interface IndexBuild {
 /** What a build whose graph did not fit in its memory tells the operator (status(), one warning); null when it fit. */
 export function buildMemoryWarning(build: IndexBuild | null): string | null {
   if (build === null || build.neededMb <= build.memoryMb) return null;
-  return `the vector index's last build needed ~${build.neededMb} MB for ${build.rows} rows and had ${build.memoryMb} MB (maintenance_work_mem): pgvector built the rest of its graph on disk, several times slower; raise [postgres] index_build_memory_mb (indexBuildMemoryMb to PostgresMemory.open) or the role's maintenance_work_mem`;
+  return `the vector index's last build needed ~${build.neededMb} MB for ${build.rows} rows and had ${build.memoryMb} MB (maintenance_work_mem): pgvector builds what does not fit on disk, several times slower; raise [postgres] index_build_memory_mb (indexBuildMemoryMb to PostgresMemory.open) or the role's maintenance_work_mem`;
 }
 
 /**
