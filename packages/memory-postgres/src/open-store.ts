@@ -10,19 +10,14 @@ import { createPool, endPool, type Pool, type Queryable, typed } from "./db/pool
 import { type SqlNames, sqlNames } from "./db/sql-names.js";
 import { prepareStatementsOn } from "./db/statement-names.js";
 import { createTableAnalyzer, type TableAnalyzer } from "./db/table-analyzer.js";
-import { createBuildMemoryNotes } from "./embedding/build-memory-notes.js";
 import { type BulkIndex, createBulkIndex } from "./embedding/bulk-index.js";
 import { cacheCopyWriter } from "./embedding/cache-copy.js";
 import { postgresVectorRows } from "./embedding/claims.js";
 import { createEmbeddingCache, type EmbeddingCache } from "./embedding/embedding-cache.js";
 import { applyFingerprint } from "./embedding/fingerprint.js";
+import { createIndexBuilds } from "./embedding/index-builds.js";
 import { createPreClaims, type PreClaims } from "./embedding/pre-claims.js";
-import {
-  ensureHnswIndex,
-  loadPgvector,
-  type VectorSearch,
-  vectorSearchFor,
-} from "./embedding/vector-index.js";
+import { loadPgvector, type VectorSearch, vectorSearchFor } from "./embedding/vector-index.js";
 import { applyTextSearchConfig } from "./store/rebuild-fts.js";
 
 export interface OpenStoreOptions extends BackendOpenOptions {
@@ -82,8 +77,12 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
   const db = typed(pool, options.preparedStatements);
   try {
     const warnings: string[] = [];
-    const buildNotes = createBuildMemoryNotes(warnings, options.logger);
-    const maxMemoryMb = options.indexBuildMemoryMb;
+    const indexBuilds = createIndexBuilds({
+      names,
+      maxMemoryMb: options.indexBuildMemoryMb,
+      warnings,
+      logger: options.logger,
+    });
     const { provider } = options;
     const opened = await withSchemaLock(pool, names, async (client) => {
       const schemaVersion = await migrate(client, names);
@@ -94,7 +93,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       const { search: vectors, unindexed } = vectorSearchFor(pgvector, provider.dimensions);
       if (unindexed !== undefined) warnings.push(unindexed);
       await applyFingerprint(client, names, provider, options.logger);
-      buildNotes.record(await ensureHnswIndex(client, names, vectors, { maxMemoryMb }));
+      await indexBuilds.ensure(client, vectors);
       return { schemaVersion, vectors };
     });
     const analyzer = createTableAnalyzer(db, names, options.logger);
@@ -117,8 +116,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreParts> 
       db,
       names,
       search: opened.vectors,
-      buildNotes,
-      maxMemoryMb,
+      indexBuilds,
       warnings,
       logger: options.logger,
     });

@@ -7,8 +7,8 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { sqlNames } from "../db/sql-names.js";
 import { forEachTestDatabase, needsPgvector } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
-import { createBuildMemoryNotes } from "./build-memory-notes.js";
 import { BULK_WARNING, createBulkIndex } from "./bulk-index.js";
+import { createIndexBuilds } from "./index-builds.js";
 import { DEFAULT_BUILD_MEMORY_MAX_MB, loadPgvector, vectorSearchFor } from "./vector-index.js";
 
 const embeddings = createHashingEmbeddingProvider({ dimensions: 16 });
@@ -109,8 +109,7 @@ forEachTestDatabase((database) => {
         names,
         search,
         warnings,
-        buildNotes: createBuildMemoryNotes(warnings, logger),
-        maxMemoryMb: DEFAULT_BUILD_MEMORY_MAX_MB,
+        indexBuilds: createIndexBuilds({ names, maxMemoryMb: DEFAULT_BUILD_MEMORY_MAX_MB, warnings, logger }),
         logger,
         idleMs: 20,
       });

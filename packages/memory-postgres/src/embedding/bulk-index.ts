@@ -2,8 +2,8 @@ import type { Logger } from "@claw/memory-api";
 import { withSchemaLock } from "../db/migrate.js";
 import type { Pool, Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
-import type { BuildMemoryNotes } from "./build-memory-notes.js";
-import { dropHnswIndex, ensureHnswIndex, type VectorSearch } from "./vector-index.js";
+import type { IndexBuilds } from "./index-builds.js";
+import { dropHnswIndex, type VectorSearch } from "./vector-index.js";
 
 /**
  * Entries in one write, at least, for it to be a bulk import; and the table must hold fewer than
@@ -48,16 +48,14 @@ export interface BulkIndexOptions {
   /** The store's warnings (status()): the bulk warning is there while the index is aside. */
   warnings: string[];
   logger: Logger;
-  /** Records whether a rebuild's graph fit in its memory (status()). */
-  buildNotes: BuildMemoryNotes;
-  /** Most memory (MB) a rebuild asks for (indexBuildMemoryMb). */
-  maxMemoryMb: number;
+  /** Builds the index again (the store's memory cap; whether the graph fit, in status()). */
+  indexBuilds: IndexBuilds;
   /** How long without a bulk or vector write before the index is built again (default 5 s). */
   idleMs?: number;
 }
 
 export function createBulkIndex(options: BulkIndexOptions): BulkIndex {
-  const { pool, db, names, search, warnings, logger, buildNotes, maxMemoryMb } = options;
+  const { pool, db, names, search, warnings, logger, indexBuilds } = options;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   let aside = false;
   /** Set when the index cannot be dropped here (not its owner): bulk imports keep it. */
@@ -117,10 +115,9 @@ export function createBulkIndex(options: BulkIndexOptions): BulkIndex {
     aside = false;
     building ??= (async () => {
       try {
-        const build = await withSchemaLock(pool, names, (client) =>
-          ensureHnswIndex(client, names, search, { concurrently: true, maxMemoryMb }),
+        await withSchemaLock(pool, names, (client) =>
+          indexBuilds.ensure(client, search, { concurrently: true }),
         );
-        buildNotes.record(build);
         logger.debug("vector index built again after a bulk import");
         replaceWarning(null);
       } catch (error) {
