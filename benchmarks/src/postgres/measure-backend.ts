@@ -129,10 +129,10 @@ export async function measureDeferredStore(memory: Memory, stores: number): Prom
 }
 
 /**
- * An import into an empty store as the defaults make it (deferred embedding: rows first, vectors
- * in the background), 1,000 entries per import(), until flush() returned: entries a second.
+ * An import into an empty store, 1,000 entries per import(), until flush() returned (with the
+ * defaults' deferred embedding: rows first, vectors in the background): entries a second.
  */
-export async function measureDeferredImport(
+export async function measureImportFlushed(
   memory: Memory,
   entries: ReadonlyArray<{ key: string; content: string }>,
 ): Promise<number> {

@@ -53,6 +53,24 @@ describe("binary COPY rows", () => {
     expect(hex(smallBuffers)).toBe(hex(big.end()));
   });
 
+  it("writes a vector's floats bit for bit, the odd ones too", () => {
+    const values = [0.1, -3.4028234663852886e38, 1.401298464324817e-45, Number.NaN, -Infinity, 1 / 3];
+    const copy = new BinaryCopyWriter();
+    copy.row([{ type: "float4[]", value: Float32Array.from(values) }]);
+    const expected = Buffer.alloc(values.length * 8);
+    values.forEach((value, i) => {
+      expected.writeInt32BE(4, i * 8);
+      expected.writeFloatBE(value, i * 8 + 4);
+    });
+    // Past the signature, flags and extension (19 bytes), the field count (2), length and array header (24).
+    expect(
+      Buffer.concat(copy.end())
+        .subarray(19 + 2 + 24, -2)
+        .toString("hex"),
+    ).toBe(expected.toString("hex"));
+    expect(expected.subarray(4, 8).toString("hex")).toBe("3dcccccd"); // 0.1 as a float4
+  });
+
   it("counts time in microseconds from 2000-01-01 UTC, before it too, keeping digits past the millisecond", () => {
     expect(timestampMicros("2000-01-01T00:00:00Z")).toBe(0n);
     expect(timestampMicros("1999-12-31T23:59:59.999Z")).toBe(-1000n);

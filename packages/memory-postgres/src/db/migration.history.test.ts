@@ -26,7 +26,7 @@ forEachTestDatabase((database) => {
 
       const after = await openTestMemory(database(), { schema });
       expect((await after.status()).schemaVersion).toBe(SCHEMA_VERSION);
-      expect(SCHEMA_VERSION).toBe(9);
+      expect(SCHEMA_VERSION).toBe(10);
       expect((await after.get("tea"))?.metadata).toEqual({ cups: 2 });
       expect((await after.history("tea")).map((v) => [v.version, v.action, v.actor, v.current])).toEqual([
         [1, "create", "unknown", true],
