@@ -92,23 +92,12 @@ export class BinaryCopyWriter {
     }
   }
 
-  /** A one-dimensional float4 array without NULLs: header, dimension, then each element. */
+  /** A float4 array (float4ArrayInto), after its length. */
   private float4Array(vector: Float32Array): void {
-    const bytes = 20 + vector.length * 8;
+    const bytes = float4ArrayBytes(vector.length);
     this.room(4 + bytes);
-    let at = this.buffer.writeInt32BE(bytes, this.offset);
-    at = this.buffer.writeInt32BE(1, at); // dimensions
-    at = this.buffer.writeInt32BE(0, at); // no NULL elements
-    at = this.buffer.writeInt32BE(FLOAT4_OID, at);
-    at = this.buffer.writeInt32BE(vector.length, at);
-    at = this.buffer.writeInt32BE(1, at); // lower bound
-    const view = this.view;
-    for (let i = 0; i < vector.length; i++) {
-      view.setInt32(at, 4); // big-endian, as COPY wants
-      view.setFloat32(at + 4, vector[i] as number);
-      at += 8;
-    }
-    this.offset = at;
+    this.view.setInt32(this.offset, bytes);
+    this.offset = float4ArrayInto(this.view, this.offset + 4, [vector], vector.length);
   }
 
   /** Makes sure `bytes` more fit: the full buffer is kept and a new one begun. */
@@ -123,6 +112,38 @@ export class BinaryCopyWriter {
     if (this.offset > 0) this.buffers.push(this.buffer.subarray(0, this.offset));
     this.offset = 0;
   }
+}
+
+/** The bytes of a one-dimensional float4 array of `count` elements in binary form. */
+export function float4ArrayBytes(count: number): number {
+  return 20 + count * 8;
+}
+
+/**
+ * Writes `parts` one after the other as one float4 array in PostgreSQL's binary form (array_recv's:
+ * dimensions, no NULLs, the element type, length and lower bound, then each element as its length
+ * and its big-endian bytes) at `at`; returns where it ends. `count`: their elements in all.
+ */
+export function float4ArrayInto(
+  view: DataView,
+  at: number,
+  parts: readonly Float32Array[],
+  count: number,
+): number {
+  view.setInt32(at, 1); // dimensions
+  view.setInt32(at + 4, 0); // no NULL elements
+  view.setInt32(at + 8, FLOAT4_OID);
+  view.setInt32(at + 12, count);
+  view.setInt32(at + 16, 1); // lower bound
+  let end = at + 20;
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      view.setInt32(end, 4);
+      view.setFloat32(end + 4, part[i] as number);
+      end += 8;
+    }
+  }
+  return end;
 }
 
 function viewOf(buffer: Buffer): DataView {

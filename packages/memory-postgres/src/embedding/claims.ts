@@ -4,7 +4,7 @@ import { bumpChangesSql } from "../db/change-stamp.js";
 import { readMeta } from "../db/meta.js";
 import { type Queryable, storageError } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
-import { vectorText } from "../db/vector-text.js";
+import { vectorsParam } from "../db/vector-params.js";
 import {
   cacheInsertParams,
   cacheInsertSql,
@@ -56,17 +56,20 @@ export async function writeVectors(
   cacheEntries: PendingCacheEntries | null = null,
 ): Promise<number> {
   if (vectors.length === 0) return 0;
-  const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 4, cacheEntries)})`;
+  const cached = cacheEntries === null ? "" : `, cached AS (${cacheInsertSql(names, 6, cacheEntries)})`;
+  const { flat, first, last } = vectorsParam(vectors.map((v) => v.vector));
   const result = await db.query(
     `WITH bump AS (${bumpChangesSql(names)})${cached}
      UPDATE ${names.memories} m
-     SET embedding = v.embedding::real[], embedding_hash = v.hash, embed_claimed_until = NULL
-     FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(rid, hash, embedding)
+     SET embedding = ($5::real[])[v.first:v.last], embedding_hash = v.hash, embed_claimed_until = NULL
+     FROM unnest($1::bigint[], $2::text[], $3::int4[], $4::int4[]) AS v(rid, hash, first, last)
      WHERE m.rid = v.rid AND m.content_hash = v.hash`,
     [
       vectors.map((v) => v.rid),
       vectors.map((v) => v.hash),
-      vectors.map((v) => vectorText(v.vector)),
+      first,
+      last,
+      flat,
       ...(cacheEntries === null ? [] : cacheInsertParams(cacheEntries)),
     ],
   );

@@ -1,7 +1,7 @@
 import { paramColumn, paramRows, singleRow } from "../db/param-rows.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
-import { vectorText } from "../db/vector-text.js";
+import { vectorsParam } from "../db/vector-params.js";
 
 /**
  * The `claw_embedding_cache` table: vectors by (provider, model, content hash), shared by every
@@ -67,18 +67,19 @@ export const PENDING_MAX = 16;
 const HOLD_MAX = 2_048;
 
 /**
- * An INSERT of new cache entries, from the five parameters starting at `$first`
- * (cacheInsertParams): a statement, or a data-modifying CTE of another one.
+ * An INSERT of new cache entries, from the seven parameters starting at `$first`
+ * (cacheInsertParams; the vectors in one binary parameter, db/vector-params.ts): a statement, or a
+ * data-modifying CTE of another one.
  */
 export function cacheInsertSql(names: SqlNames, first: number, entries: PendingCacheEntries): string {
   const p = (i: number) => `$${first + i}`;
   const rows = paramRows(
-    [0, 1, 2, 3].map((i) => `${p(i)}::text`),
+    [`${p(0)}::text`, `${p(1)}::text`, `${p(2)}::text`, `${p(3)}::int4`, `${p(4)}::int4`],
     entries.rows,
   );
   return `INSERT INTO ${names.cache} AS c (provider, model, content_hash, embedding, created_at, accessed_at)
-    SELECT v.provider, v.model, v.hash, v.embedding::real[], ${p(4)}::timestamptz, ${p(4)}::timestamptz
-    FROM ${rows} AS v(provider, model, hash, embedding)
+    SELECT v.provider, v.model, v.hash, (${p(5)}::real[])[v.first:v.last], ${p(6)}::timestamptz, ${p(6)}::timestamptz
+    FROM ${rows} AS v(provider, model, hash, first, last)
     ON CONFLICT (provider, model, content_hash)
     DO UPDATE SET embedding = EXCLUDED.embedding, accessed_at = EXCLUDED.accessed_at`;
 }
@@ -86,11 +87,14 @@ export function cacheInsertSql(names: SqlNames, first: number, entries: PendingC
 /** The parameters of cacheInsertSql, in its order. */
 export function cacheInsertParams(entries: PendingCacheEntries): unknown[] {
   const { rows } = entries;
+  const { flat, first, last } = vectorsParam(rows.map((r) => r.vector));
   return [
     paramColumn(rows, (r) => r.provider),
     paramColumn(rows, (r) => r.model),
     paramColumn(rows, (r) => r.hash),
-    paramColumn(rows, (r) => vectorText(r.vector)),
+    paramColumn(rows, (_, i) => first[i]),
+    paramColumn(rows, (_, i) => last[i]),
+    flat,
     entries.at,
   ];
 }

@@ -2,7 +2,7 @@ import type { VectorHit } from "@claw/memory-core";
 import { cosineSimilarity } from "@claw/memory-core";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
-import { vectorText } from "../db/vector-text.js";
+import { vectorParam } from "../db/vector-params.js";
 import type { VectorSearch } from "../embedding/vector-index.js";
 import { type EntryFilter, filterSql, SqlParams } from "../store/filter-sql.js";
 
@@ -47,7 +47,8 @@ async function nearest(
   exact: boolean,
 ): Promise<Array<{ rid: number; distance: number }>> {
   const params = new SqlParams();
-  const vector = `${params.add(vectorText(query, "[]"))}::${search.type}`;
+  // The query vector in binary (db/vector-params.ts), cast once to pgvector's type.
+  const vector = `${params.add(vectorParam(query))}::real[]::${search.type}`;
   const distance = `(m.embedding::${search.type} ${search.distance} ${vector})`;
   const where = filterSql(filter, params);
   // "+ 0" hides the expression from the planner, which then cannot pick the index: an exact scan.

@@ -1,8 +1,9 @@
 import { contentHash, type EntryWrite } from "@claw/memory-core";
 import { bumpChangesSql } from "../db/change-stamp.js";
-import { paramColumn, paramRows } from "../db/param-rows.js";
+import { paramColumn, paramRows, singleRow } from "../db/param-rows.js";
 import type { Queryable } from "../db/pool.js";
 import type { SqlNames } from "../db/sql-names.js";
+import { vectorParam } from "../db/vector-params.js";
 import { vectorText } from "../db/vector-text.js";
 import { cacheInsertParams, cacheInsertSql, type PendingCacheEntries } from "../embedding/embedding-cache.js";
 import { entryColumns, type PgEntryRow } from "./entry-row.js";
@@ -111,6 +112,7 @@ async function upsert(
   const turn = rows.length === 1 ? (options.turn ?? null) : null;
   const skip = rows[0]?.skipExisting === true;
   const keepCreatedAt = rows[0]?.keepCreatedAt === true;
+  const single = singleRow(rows);
   // One row goes as scalars (db/param-rows.ts): its statement can keep its generic plan.
   const column = <T>(value: (w: EntryWrite, i: number) => T) => paramColumn(rows, value);
   const params = [
@@ -130,7 +132,10 @@ async function upsert(
     column((w) => w.source?.path ?? null),
     column((w) => w.source?.startLine ?? null),
     column((w) => w.source?.endLine ?? null),
-    column((w) => (w.embedding === null ? null : vectorText(w.embedding))),
+    // One row's vector goes in binary (db/vector-params.ts); many, as text in a text[] to unnest.
+    column((w) =>
+      w.embedding === null ? null : single ? vectorParam(w.embedding) : vectorText(w.embedding),
+    ),
     options.textSearchConfig,
     column((w) => ftsContextText(turn?.at ?? w.createdAt, turn?.previous ?? null, w.context)),
     column((w) => w.context),
@@ -163,7 +168,7 @@ async function upsert(
       names,
       ctes: `${bump}${cached}${next}`,
       keys: `${paramRows(["$5::text", "$2::text"], rows)} AS w(namespace, key)`,
-      source: `${paramRows(SOURCE_PARAMS, rows)} AS v(${UPSERT_SOURCE_COLUMNS})`,
+      source: `${paramRows(single ? ONE_ROW_SOURCE_PARAMS : SOURCE_PARAMS, rows)} AS v(${UPSERT_SOURCE_COLUMNS})`,
       config: "$18",
       id: "v.id",
       skip,
@@ -214,6 +219,9 @@ const SOURCE_PARAMS = [
   "$23::text",
   "$24::text",
 ];
+
+/** SOURCE_PARAMS of a single row: its vector is a float4 array in binary. */
+const ONE_ROW_SOURCE_PARAMS = SOURCE_PARAMS.map((param) => (param === "$17::text" ? "$17::real[]" : param));
 
 /**
  * Re-indexes a single turn's successor with the turn's content as the one before it, in the

@@ -1,0 +1,67 @@
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { forEachTestDatabase } from "../test-support/test-database.js";
+import { BinaryCopyWriter } from "./copy-binary.js";
+import { vectorParam, vectorsParam } from "./vector-params.js";
+
+const odd = Float32Array.of(
+  0.1,
+  -0,
+  1.401298464324817e-45,
+  -3.4028234663852886e38,
+  Number.NaN,
+  -Infinity,
+  1 / 3,
+);
+
+describe("vector parameters in binary", () => {
+  it("are the float4 array a binary COPY sends, without its length", () => {
+    const copy = new BinaryCopyWriter();
+    copy.row([{ type: "float4[]", value: odd }]);
+    // Past the COPY header (19 bytes), the field count (2) and the field's length (4); the trailer.
+    const field = Buffer.concat(copy.end()).subarray(19 + 2 + 4, -2);
+    expect(vectorParam(odd).toString("hex")).toBe(field.toString("hex"));
+  });
+
+  it("put many vectors end to end, with each one's bounds", () => {
+    const { flat, first, last } = vectorsParam([
+      Float32Array.of(1, 2),
+      Float32Array.of(3),
+      Float32Array.of(4, 5, 6),
+    ]);
+    expect(first).toEqual([1, 3, 4]);
+    expect(last).toEqual([2, 3, 6]);
+    expect(flat.readInt32BE(12)).toBe(6); // elements in all
+    expect(flat.length).toBe(20 + 6 * 8);
+  });
+});
+
+forEachTestDatabase((database) => {
+  describe("vector parameters on the server", () => {
+    it("each slice reads back bit for bit, numbered from 1", async () => {
+      const vectors = [
+        odd,
+        Float32Array.of(2.5),
+        Float32Array.from({ length: 1536 }, (_, i) => Math.sin(i) / 7),
+      ];
+      const { flat, first, last } = vectorsParam(vectors);
+      const client = new pg.Client({ connectionString: database().url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ v: number[]; lower: number; one: number[] }>(
+          `SELECT ($1::real[])[s.first:s.last] AS v, array_lower(($1::real[])[s.first:s.last], 1) AS lower,
+             $4::real[] AS one
+           FROM unnest($2::int4[], $3::int4[]) WITH ORDINALITY AS s(first, last, i) ORDER BY s.i`,
+          [flat, first, last, vectorParam(Float32Array.of(7, -0.125))],
+        );
+        expect(rows.map((r) => Array.from(Float32Array.from(r.v.map(Number))))).toEqual(
+          vectors.map((v) => Array.from(v)),
+        );
+        expect(rows.map((r) => r.lower)).toEqual([1, 1, 1]);
+        expect(rows[0]?.one.map(Number)).toEqual([7, -0.125]);
+      } finally {
+        await client.end();
+      }
+    });
+  });
+});
