@@ -49,8 +49,8 @@ export function createRotation(dimensions: number, seed: number): Rotation {
       for (let i = 0; i < n; i++) out[i] = input[i] as number;
       out.fill(0, n, width);
       for (const flip of signs) {
-        for (let i = 0; i < width; i++) out[i] = (out[i] as number) * (flip[i] as number);
-        for (let from = 0; from < width; from += span) walshHadamard(out, from, span);
+        // The signs are applied as the transform's first level reads its inputs: one pass less.
+        for (let from = 0; from < width; from += span) walshHadamard(out, from, span, flip);
         if (!single) mixAcross(out, across, blocks, span, mixed);
       }
       if (single) for (let i = 0; i < width; i++) out[i] = (out[i] as number) * scale;
@@ -60,13 +60,28 @@ export function createRotation(dimensions: number, seed: number): Rotation {
 }
 
 /**
- * In-place unnormalised fast Walsh–Hadamard transform of `values[from .. from + span)`, span a
- * power of two ≥ 2. Two levels run per pass (radix 4): half the loads and stores, and no loop
- * that is all overhead at the first levels.
+ * In-place unnormalised fast Walsh–Hadamard transform of `values[from .. from + span)` after
+ * multiplying each value by its sign in `flip`, span a power of two ≥ 4. Two levels run per pass
+ * (radix 4): half the loads and stores, and no loop that is all overhead at the first levels.
  */
-function walshHadamard(values: Float64Array, from: number, span: number): void {
+function walshHadamard(values: Float64Array, from: number, span: number, flip: Float64Array): void {
   const end = from + span;
-  let h = 1;
+  // The first two levels, with the signs: every group of four neighbours.
+  for (let i = from; i < end; i += 4) {
+    const a = (values[i] as number) * (flip[i] as number);
+    const b = (values[i + 1] as number) * (flip[i + 1] as number);
+    const c = (values[i + 2] as number) * (flip[i + 2] as number);
+    const d = (values[i + 3] as number) * (flip[i + 3] as number);
+    const ab = a + b;
+    const aMinusB = a - b;
+    const cd = c + d;
+    const cMinusD = c - d;
+    values[i] = ab + cd;
+    values[i + 1] = aMinusB + cMinusD;
+    values[i + 2] = ab - cd;
+    values[i + 3] = aMinusB - cMinusD;
+  }
+  let h = 4;
   for (; h * 4 <= span; h *= 4) {
     for (let start = from; start < end; start += h * 4) {
       for (let i = start; i < start + h; i++) {
@@ -95,7 +110,10 @@ function walshHadamard(values: Float64Array, from: number, span: number): void {
   }
 }
 
-/** Multiplies every column (coordinate i of each block) by the m × m matrix `q`, row-major. */
+/**
+ * Multiplies every column (coordinate i of each block) by the m × m matrix `q`, row-major: one
+ * pass over the coordinates, each output summed in block order.
+ */
 function mixAcross(
   values: Float64Array,
   q: Float64Array,
@@ -103,12 +121,25 @@ function mixAcross(
   span: number,
   mixed: Float64Array,
 ): void {
-  mixed.fill(0);
-  for (let row = 0; row < blocks; row++) {
-    for (let block = 0; block < blocks; block++) {
-      const weight = q[row * blocks + block] as number;
-      for (let i = 0, to = row * span, from = block * span; i < span; i++)
-        mixed[to + i] = (mixed[to + i] as number) + weight * (values[from + i] as number);
+  if (blocks === 3) {
+    // Every width of 3 · 2^k (96, 384, 768, 1536, 3072): the nine weights held in locals.
+    const [q0, q1, q2, q3, q4, q5, q6, q7, q8] = Array.from(q);
+    for (let i = 0; i < span; i++) {
+      const x = values[i] as number;
+      const y = values[span + i] as number;
+      const z = values[2 * span + i] as number;
+      mixed[i] = (q0 as number) * x + (q1 as number) * y + (q2 as number) * z;
+      mixed[span + i] = (q3 as number) * x + (q4 as number) * y + (q5 as number) * z;
+      mixed[2 * span + i] = (q6 as number) * x + (q7 as number) * y + (q8 as number) * z;
+    }
+  } else {
+    for (let i = 0; i < span; i++) {
+      for (let row = 0; row < blocks; row++) {
+        let sum = 0;
+        for (let block = 0; block < blocks; block++)
+          sum += (q[row * blocks + block] as number) * (values[block * span + i] as number);
+        mixed[row * span + i] = sum;
+      }
     }
   }
   values.set(mixed);

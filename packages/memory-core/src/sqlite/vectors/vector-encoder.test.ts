@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { ROTATION_SEED } from "./encoding-state.js";
 import { createRotation, mulberry32, rotationWidth } from "./random-rotation.js";
 import { blobToEncoded, encodedToBlob, VectorEncoder } from "./vector-encoder.js";
 
@@ -99,5 +101,27 @@ describe("vector encoder", () => {
     const vector = gaussian(40);
     const fromBlob = encoder.encode(new Uint8Array(Buffer.from(vector.buffer)));
     expect([...fromBlob.code]).toEqual([...encoder.encode(vector).code]);
+  });
+
+  it("encodes exactly as the stores' codes were built: the same bytes at 64, 100, 384 and 1,536 dims", () => {
+    // Stored codes are kept across releases (a rebuild is only due when the mean grows), so a
+    // faster rotation must give every bit and factor it gave before, and the same query tables.
+    const digests = [64, 100, 384, 1536].map((dimensions) => {
+      const seeded = mulberry32(dimensions);
+      const vector = (offset: number) => Float32Array.from({ length: dimensions }, () => seeded() - offset);
+      const mean = Float32Array.from({ length: dimensions }, () => seeded() * 0.2 - 0.05);
+      const encoder = new VectorEncoder({ dimensions, seed: ROTATION_SEED, mean, basis: 256, build: "g" });
+      const hash = createHash("sha256");
+      for (let v = 0; v < 20; v++) hash.update(encodedToBlob(encoder.encode(vector(0.4))));
+      const query = encoder.query(vector(0.5));
+      hash.update(Buffer.from(query.table.buffer));
+      return `${dimensions} ${hash.digest("hex").slice(0, 16)} ${query.total.toFixed(9)} ${query.offset.toFixed(9)}`;
+    });
+    expect(digests).toEqual([
+      "64 81307e717222a535 0.415320973 0.098054066",
+      "100 4a5c471dfa0362a6 5.287769464 0.329418940",
+      "384 0c734b57923e002a -3.618168757 0.225544463",
+      "1536 28dd8889822bdfa3 15.774689910 0.784552163",
+    ]);
   });
 });

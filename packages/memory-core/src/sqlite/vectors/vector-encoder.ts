@@ -78,10 +78,15 @@ export class VectorEncoder {
     const rotated = this.rotation.apply(residual, this.rotated);
     const code = new Uint32Array(this.words);
     let absoluteSum = 0;
-    for (let i = 0; i < rotated.length; i++) {
-      const y = rotated[i] as number;
-      absoluteSum += Math.abs(y);
-      if (y > 0) code[i >>> 5] = (code[i >>> 5] as number) | (1 << (i & 31));
+    // A word's bits gathered without a branch: a rotated coordinate's sign is a coin toss.
+    for (let word = 0, i = 0; word < code.length; word++) {
+      let bits = 0;
+      for (let bit = 0; bit < 32; bit++, i++) {
+        const y = rotated[i] as number;
+        absoluteSum += Math.abs(y);
+        bits |= Number(y > 0) << bit;
+      }
+      code[word] = bits;
     }
     const inverseNorm = squared > 0 ? 1 / Math.sqrt(squared) : 0;
     const factor = absoluteSum > 0 ? residualSquared / absoluteSum : 0;
