@@ -3,7 +3,7 @@ import { createHashingEmbeddingProvider } from "@claw/memory-core";
 import { describe, expect, it } from "vitest";
 import { vectorSearchFor } from "../embedding/vector-index.js";
 import { searchVectors } from "../search/vector-search.js";
-import { forEachTestDatabase, needsPgvector } from "../test-support/test-database.js";
+import { forEachTestDatabase, needsPgvector, pgClient } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
 import type { Queryable } from "./pool.js";
 import { sqlNames } from "./sql-names.js";
@@ -79,10 +79,12 @@ forEachTestDatabase((database) => {
       await memory.flush();
       // The statement recall runs (namespace and superseded filters included), captured and explained.
       const statements: Array<{ sql: string; values?: unknown[] }> = [];
+      // Through node-postgres, as the store sends it (the query vector is a binary parameter).
+      const client = await pgClient(database().url);
       const capturing = {
         query: (sql: string, values?: unknown[]) => {
           statements.push({ sql, values });
-          return database().query(sql, values);
+          return client.query(sql, values);
         },
       } as unknown as Queryable;
       const { rows } = await database().query(
@@ -98,7 +100,7 @@ forEachTestDatabase((database) => {
       expect(hits[0]?.similarity).toBeCloseTo(1, 5);
       expect(statements).toHaveLength(1);
       const [statement] = statements as [{ sql: string; values?: unknown[] }];
-      const plan = await database().query(`EXPLAIN ${statement.sql}`, statement.values);
+      const plan = await client.query(`EXPLAIN ${statement.sql}`, statement.values);
       expect(plan.rows.map((r) => String(r["QUERY PLAN"])).join("\n")).toContain(
         `Index Scan using claw_memories_hnsw_${DIMENSIONS}`,
       );

@@ -32,3 +32,19 @@ export function vectorsParam(vectors: readonly Float32Array[]): {
   float4ArrayInto(new DataView(flat.buffer, flat.byteOffset, flat.byteLength), 0, vectors, count);
   return { flat, first, last };
 }
+
+/**
+ * One vector as a parameter of pgvector's `vector` type in its binary form (vector_recv's: the
+ * dimension count and a reserved zero as 16-bit integers, then each float big-endian): the
+ * query vector of a search, parsed once by the server. 6 kB at 1,536 dims against ~20 kB of text,
+ * written in microseconds instead of ~0.25 ms. (As a `real[]` cast to `vector` in the statement,
+ * a generic plan casts it again for every row an exact scan reads.)
+ */
+export function pgvectorParam(vector: Float32Array): Buffer {
+  const bytes = Buffer.allocUnsafe(4 + vector.length * 4);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  view.setInt16(0, vector.length);
+  view.setInt16(2, 0);
+  for (let i = 0; i < vector.length; i++) view.setFloat32(4 + i * 4, vector[i] as number);
+  return bytes;
+}

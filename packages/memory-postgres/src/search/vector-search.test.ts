@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Queryable } from "../db/pool.js";
 import { sqlNames } from "../db/sql-names.js";
 import { vectorSearchFor } from "../embedding/vector-index.js";
-import { forEachTestDatabase, needsPgvector } from "../test-support/test-database.js";
+import { forEachTestDatabase, needsPgvector, pgClient } from "../test-support/test-database.js";
 import { openTestMemory, schemaOf } from "../test-support/test-memory.js";
 import { searchVectors } from "./vector-search.js";
 
@@ -30,10 +30,12 @@ forEachTestDatabase((database) => {
          FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
       );
       const queries: string[] = [];
+      // Through node-postgres, as the store sends it (the query vector is a binary parameter).
+      const client = await pgClient(database().url);
       const counting = {
         query: (sql: string, values?: unknown[]) => {
           queries.push(sql);
-          return database().query(sql, values);
+          return client.query(sql, values);
         },
       } as unknown as Queryable;
       const hits = await searchVectors(

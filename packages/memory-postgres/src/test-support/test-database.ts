@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import pg from "pg";
-import { afterAll, beforeAll, describe, type TestContext } from "vitest";
+import { afterAll, beforeAll, describe, onTestFinished, type TestContext } from "vitest";
 import { servePglite } from "../pglite-server.js";
 
 /** A database of its own where pgvector cannot be created; close() removes it. */
@@ -154,6 +154,17 @@ export function pgvectorRequired(): boolean {
  * the test fails instead (connectServer has refused such a server already; this keeps the promise
  * local). Call it first thing in the test.
  */
+/**
+ * A node-postgres client on `url` for the running test, ended when it finishes: statements go as
+ * the store sends them (a Buffer parameter in binary), which PGlite's own query() does not do.
+ */
+export async function pgClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  onTestFinished(() => client.end());
+  return client;
+}
+
 export function needsPgvector(ctx: TestContext, database: TestDatabase): void {
   if (database.pgvector) return;
   if (pgvectorRequired()) {
