@@ -1,5 +1,4 @@
 import { createHashingEmbeddingProvider } from "@claw/memory-core";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { forEachTestDatabase, needsPgvector, pgClient } from "../test-support/test-database.js";
 import { openTestMemory } from "../test-support/test-memory.js";
@@ -59,23 +58,18 @@ forEachTestDatabase((database) => {
         Float32Array.from({ length: 1536 }, (_, i) => Math.sin(i) / 7),
       ];
       const { flat, first, last } = vectorsParam(vectors);
-      const client = new pg.Client({ connectionString: database().url });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ v: number[]; lower: number; one: number[] }>(
-          `SELECT ($1::real[])[s.first:s.last] AS v, array_lower(($1::real[])[s.first:s.last], 1) AS lower,
-             $4::real[] AS one
-           FROM unnest($2::int4[], $3::int4[]) WITH ORDINALITY AS s(first, last, i) ORDER BY s.i`,
-          [flat, first, last, vectorParam(Float32Array.of(7, -0.125))],
-        );
-        expect(rows.map((r) => Array.from(Float32Array.from(r.v.map(Number))))).toEqual(
-          vectors.map((v) => Array.from(v)),
-        );
-        expect(rows.map((r) => r.lower)).toEqual([1, 1, 1]);
-        expect(rows[0]?.one.map(Number)).toEqual([7, -0.125]);
-      } finally {
-        await client.end();
-      }
+      const client = await pgClient(database().url);
+      const { rows } = await client.query<{ v: number[]; lower: number; one: number[] }>(
+        `SELECT ($1::real[])[s.first:s.last] AS v, array_lower(($1::real[])[s.first:s.last], 1) AS lower,
+           $4::real[] AS one
+         FROM unnest($2::int4[], $3::int4[]) WITH ORDINALITY AS s(first, last, i) ORDER BY s.i`,
+        [flat, first, last, vectorParam(Float32Array.of(7, -0.125))],
+      );
+      expect(rows.map((r) => Array.from(Float32Array.from(r.v.map(Number))))).toEqual(
+        vectors.map((v) => Array.from(v)),
+      );
+      expect(rows.map((r) => r.lower)).toEqual([1, 1, 1]);
+      expect(rows[0]?.one.map(Number)).toEqual([7, -0.125]);
     });
 
     it("a binary vector parameter is the vector its text gives, bit for bit, distances included", async (ctx) => {
@@ -94,8 +88,8 @@ forEachTestDatabase((database) => {
       const client = await pgClient(database().url);
       const { rows } = await client.query<{ back: number[]; same: boolean; binary: number; text: number }>(
         `SELECT $1::${type}::real[] AS back, $1::${type} = $2::${type} AS same,
-             $3::real[]::${type} OPERATOR(${found[0]?.schema as string}.<=>) $1::${type} AS binary,
-             $3::real[]::${type} OPERATOR(${found[0]?.schema as string}.<=>) $2::${type} AS text`,
+           $3::real[]::${type} OPERATOR(${found[0]?.schema as string}.<=>) $1::${type} AS binary,
+           $3::real[]::${type} OPERATOR(${found[0]?.schema as string}.<=>) $2::${type} AS text`,
         [pgvectorParam(query), vectorText(query, "[]"), vectorParam(stored)],
       );
       expect(Array.from(Float32Array.from(rows[0]?.back ?? []))).toEqual(Array.from(query));
