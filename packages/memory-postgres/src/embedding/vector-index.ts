@@ -12,6 +12,8 @@ export type VectorSearch =
       kind: "pgvector";
       dimensions: number;
       type: string;
+      /** `type` is `halfvec` (16-bit floats) rather than `vector`. */
+      half: boolean;
       distance: string;
       index: { name: string; opclass: string } | null;
     }
@@ -77,21 +79,42 @@ export function vectorSearchFor(
   if (dimensions <= HNSW_MAX_VECTOR_DIMENSIONS) {
     const index = { name: `${INDEX_PREFIX}${dimensions}`, opclass: `${schema}.vector_cosine_ops` };
     return {
-      search: { kind: "pgvector", dimensions, type: `${schema}.vector(${dimensions})`, distance, index },
+      search: {
+        kind: "pgvector",
+        dimensions,
+        type: `${schema}.vector(${dimensions})`,
+        half: false,
+        distance,
+        index,
+      },
     };
   }
   const halfvec = pgvectorAtLeast(pgvector.version, 0, 7);
   if (halfvec && dimensions <= HNSW_MAX_HALFVEC_DIMENSIONS) {
     const index = { name: `${INDEX_PREFIX}half_${dimensions}`, opclass: `${schema}.halfvec_cosine_ops` };
     return {
-      search: { kind: "pgvector", dimensions, type: `${schema}.halfvec(${dimensions})`, distance, index },
+      search: {
+        kind: "pgvector",
+        dimensions,
+        type: `${schema}.halfvec(${dimensions})`,
+        half: true,
+        distance,
+        index,
+      },
     };
   }
   const limit = halfvec
     ? `pgvector indexes at most ${HNSW_MAX_HALFVEC_DIMENSIONS} dimensions (as halfvec)`
     : `pgvector ${pgvector.version} indexes at most ${HNSW_MAX_VECTOR_DIMENSIONS} dimensions (0.7 and later: ${HNSW_MAX_HALFVEC_DIMENSIONS}, as halfvec)`;
   return {
-    search: { kind: "pgvector", dimensions, type: `${schema}.vector(${dimensions})`, distance, index: null },
+    search: {
+      kind: "pgvector",
+      dimensions,
+      type: `${schema}.vector(${dimensions})`,
+      half: false,
+      distance,
+      index: null,
+    },
     unindexed: `no HNSW index for ${dimensions}-dimensional vectors: ${limit}, so vector recall scans every vector exactly`,
   };
 }
@@ -197,11 +220,7 @@ export async function ensureHnswIndex(
     "SELECT setting::float8 / 1024 AS current_mb FROM pg_settings WHERE name = 'maintenance_work_mem'",
   );
   const tableRows = await estimateTableRows(client, names);
-  const neededMb = graphMemoryMb(
-    tableRows,
-    search.dimensions,
-    search.index.opclass.endsWith(".halfvec_cosine_ops"),
-  );
+  const neededMb = graphMemoryMb(tableRows, search.dimensions, search.half);
   const memory = buildMemoryMb(
     neededMb,
     Math.floor(Number(settings[0]?.current_mb ?? 0)),

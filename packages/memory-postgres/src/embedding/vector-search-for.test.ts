@@ -10,6 +10,7 @@ describe("vectorSearchFor", () => {
       kind: "pgvector",
       dimensions: 1536,
       type: `"public".vector(1536)`,
+      half: false,
       distance: `OPERATOR("public".<=>)`,
       index: { name: "claw_memories_hnsw_1536", opclass: `"public".vector_cosine_ops` },
     });
@@ -22,6 +23,7 @@ describe("vectorSearchFor", () => {
       expect(search).toMatchObject({
         kind: "pgvector",
         type: `"public".halfvec(${dimensions})`,
+        half: true,
         index: { name: `claw_memories_hnsw_half_${dimensions}`, opclass: `"public".halfvec_cosine_ops` },
       });
       expect(unindexed).toBeUndefined();
@@ -30,12 +32,22 @@ describe("vectorSearchFor", () => {
 
   it("scans exactly, and says why, past what the installed pgvector can index", () => {
     const old = vectorSearchFor(pgvector("0.6.2"), 3072);
-    expect(old.search).toMatchObject({ kind: "pgvector", type: `"public".vector(3072)`, index: null });
+    expect(old.search).toMatchObject({
+      kind: "pgvector",
+      type: `"public".vector(3072)`,
+      half: false,
+      index: null,
+    });
     expect(old.unindexed).toBe(
       "no HNSW index for 3072-dimensional vectors: pgvector 0.6.2 indexes at most 2000 dimensions (0.7 and later: 4000, as halfvec), so vector recall scans every vector exactly",
     );
     const wide = vectorSearchFor(pgvector("0.8.1"), 8192);
-    expect(wide.search).toMatchObject({ kind: "pgvector", type: `"public".vector(8192)`, index: null });
+    expect(wide.search).toMatchObject({
+      kind: "pgvector",
+      type: `"public".vector(8192)`,
+      half: false,
+      index: null,
+    });
     expect(wide.unindexed).toBe(
       "no HNSW index for 8192-dimensional vectors: pgvector indexes at most 4000 dimensions (as halfvec), so vector recall scans every vector exactly",
     );

@@ -52,10 +52,7 @@ async function nearest(
   // generic plan casts it again for every row an exact scan reads: 72–89 ms against 53–58 ms over
   // 100k × 64.) `vector` goes in binary; `halfvec` (over 2,000 dims) as text, which the server
   // rounds to 16 bits as it rounds the stored vectors.
-  const value = search.type.endsWith(`.vector(${search.dimensions})`)
-    ? pgvectorParam(query)
-    : vectorText(query, "[]");
-  const vector = `${params.add(value)}::${search.type}`;
+  const vector = `${params.add(search.half ? vectorText(query, "[]") : pgvectorParam(query))}::${search.type}`;
   const distance = `(m.embedding::${search.type} ${search.distance} ${vector})`;
   const where = filterSql(filter, params);
   // "+ 0" hides the expression from the planner, which then cannot pick the index: an exact scan.

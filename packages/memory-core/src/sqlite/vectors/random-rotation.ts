@@ -123,14 +123,22 @@ function mixAcross(
 ): void {
   if (blocks === 3) {
     // Every width of 3 · 2^k (96, 384, 768, 1536, 3072): the nine weights held in locals.
-    const [q0, q1, q2, q3, q4, q5, q6, q7, q8] = Array.from(q);
+    const q0 = q[0] as number,
+      q1 = q[1] as number,
+      q2 = q[2] as number;
+    const q3 = q[3] as number,
+      q4 = q[4] as number,
+      q5 = q[5] as number;
+    const q6 = q[6] as number,
+      q7 = q[7] as number,
+      q8 = q[8] as number;
     for (let i = 0; i < span; i++) {
       const x = values[i] as number;
       const y = values[span + i] as number;
       const z = values[2 * span + i] as number;
-      mixed[i] = (q0 as number) * x + (q1 as number) * y + (q2 as number) * z;
-      mixed[span + i] = (q3 as number) * x + (q4 as number) * y + (q5 as number) * z;
-      mixed[2 * span + i] = (q6 as number) * x + (q7 as number) * y + (q8 as number) * z;
+      mixed[i] = q0 * x + q1 * y + q2 * z;
+      mixed[span + i] = q3 * x + q4 * y + q5 * z;
+      mixed[2 * span + i] = q6 * x + q7 * y + q8 * z;
     }
   } else {
     for (let i = 0; i < span; i++) {
